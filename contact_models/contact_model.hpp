@@ -1,0 +1,37 @@
+// ContactModel: the law between a contact's impulse lambda_k and its velocity
+// after the step v_k (both 3-vectors, normal first). A solver never knows which
+// law it solves: it calls these batch-level operations on all contacts at once
+// (virtual dispatch per problem, never per contact).
+#pragma once
+
+#include <string>
+
+#include "core/math.hpp"
+#include "core/options.hpp"
+
+namespace contactlab {
+
+class ContactModel {
+ public:
+  virtual ~ContactModel() = default;
+  virtual std::string name() const = 0;
+  // Whether the law is a convex cone complementarity (no de Saxce shift).
+  virtual bool is_convex() const = 0;
+  // Whether the law is hard (no compliance on contact rows).
+  virtual bool is_hard() const = 0;
+
+  // x_k <- Pi_{K_mu_k}(x_k) for every contact k (x has 3*nc entries).
+  virtual void project_primal(const Real* mu, int nc, Real* x) const = 0;
+  // x_k <- Pi_{K*_mu_k}(x_k).
+  virtual void project_dual(const Real* mu, int nc, Real* x) const = 0;
+  // s_k <- Gamma(v_k): the velocity shift that turns the law into a cone
+  // complementarity K ∋ lambda _|_ v + Gamma(v) ∈ K* (zero where there is none).
+  virtual void velocity_shift(const Real* mu, int nc, const Real* v, Real* s) const = 0;
+  // Diagonal compliance added to contact rows (3*nc entries); zero for hard laws.
+  virtual void contact_compliance(const Real* mu, int nc, Real* R) const = 0;
+
+  // Binds this model's options under `prefix` (e.g. "contact.").
+  virtual void bind_options(OptionSet& set, const std::string& prefix) = 0;
+};
+
+}  // namespace contactlab

@@ -1,0 +1,25 @@
+// Hard Coulomb friction as a second-order-cone complementarity with the
+// de Saxce shift (de Saxce & Feng 1998; Kamino; MATH.md B.2):
+//   K_mu ∋ lambda _|_ v + Gamma_mu(v) ∈ K_mu*,   Gamma_mu(v) = (mu |v_t|, 0, 0).
+// Equivalent to Signorini + Coulomb + maximal dissipation at velocity level:
+// separating (lambda = 0), sticking (v = 0), sliding (v_n = 0,
+// lambda_t = -mu lambda_n v_t/|v_t|). No compliance.
+#pragma once
+
+#include "contact_models/contact_model.hpp"
+
+namespace contactlab {
+
+class DeSaxceModel final : public ContactModel {
+ public:
+  std::string name() const override { return "desaxce"; }
+  bool is_convex() const override { return false; }
+  bool is_hard() const override { return true; }
+  void project_primal(const Real* mu, int nc, Real* x) const override;
+  void project_dual(const Real* mu, int nc, Real* x) const override;
+  void velocity_shift(const Real* mu, int nc, const Real* v, Real* s) const override;
+  void contact_compliance(const Real* mu, int nc, Real* R) const override;
+  void bind_options(OptionSet&, const std::string&) override {}
+};
+
+}  // namespace contactlab

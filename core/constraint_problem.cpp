@@ -1,0 +1,85 @@
+#include "core/constraint_problem.hpp"
+
+namespace contactlab {
+
+void ConstraintProblem::resize(int bodies, int bilateral, int limits, int contacts) {
+  num_bodies = bodies;
+  num_bilateral = bilateral;
+  num_limit = limits;
+  num_contacts = contacts;
+  const int m = bilateral + limits + 3 * contacts;
+  rows.resize(m);
+  compliance.assign(m, 0.0);
+  v_free.assign(m, 0.0);
+  mu.assign(contacts, 0.0);
+  inv_mass.resize(bodies);
+  inv_inertia_W.resize(bodies);
+}
+
+void ConstraintProblem::apply_JT(const Real* x, Real* y) const {
+  for (int i = 0; i < 6 * num_bodies; ++i) y[i] = 0;
+  for (int r = 0; r < num_rows(); ++r) {
+    const ConstraintRow& row = rows[r];
+    if (row.body_a >= 0) Eigen::Map<Vec6>(y + 6 * row.body_a) += row.J_a * x[r];
+    if (row.body_b >= 0) Eigen::Map<Vec6>(y + 6 * row.body_b) += row.J_b * x[r];
+  }
+}
+
+void ConstraintProblem::apply_J(const Real* u, Real* y) const {
+  for (int r = 0; r < num_rows(); ++r) {
+    const ConstraintRow& row = rows[r];
+    Real s = 0;
+    if (row.body_a >= 0) s += row.J_a.dot(Eigen::Map<const Vec6>(u + 6 * row.body_a));
+    if (row.body_b >= 0) s += row.J_b.dot(Eigen::Map<const Vec6>(u + 6 * row.body_b));
+    y[r] = s;
+  }
+}
+
+void ConstraintProblem::apply_Minv(const Real* x, Real* y) const {
+  for (int b = 0; b < num_bodies; ++b) {
+    Eigen::Map<const Vec3> lin(x + 6 * b), ang(x + 6 * b + 3);
+    Eigen::Map<Vec3>(y + 6 * b) = inv_mass[b] * lin;
+    Eigen::Map<Vec3>(y + 6 * b + 3) = inv_inertia_W[b] * ang;
+  }
+}
+
+void ConstraintProblem::apply_delassus(const Real* x, Real* y, Real* scratch) const {
+  apply_JT(x, scratch);
+  apply_Minv(scratch, scratch);  // block-diagonal: in place is safe
+  apply_J(scratch, y);
+  for (int r = 0; r < num_rows(); ++r) y[r] += compliance[r] * x[r];
+}
+
+void ConstraintProblem::dense_delassus(MatX& D) const {
+  const int m = num_rows();
+  D.setZero(m, m);
+  // M^-1 J^T column per row, kept per endpoint: D_ij = sum over shared bodies.
+  auto minv_row = [&](int body, const Vec6& j) {
+    Vec6 out;
+    out.head<3>() = inv_mass[body] * j.head<3>();
+    out.tail<3>() = inv_inertia_W[body] * j.tail<3>();
+    return out;
+  };
+  for (int i = 0; i < m; ++i) {
+    const ConstraintRow& ri = rows[i];
+    for (int j = i; j < m; ++j) {
+      const ConstraintRow& rj = rows[j];
+      Real s = 0;
+      const int bi[2] = {ri.body_a, ri.body_b};
+      const Vec6* Ji[2] = {&ri.J_a, &ri.J_b};
+      const int bj[2] = {rj.body_a, rj.body_b};
+      const Vec6* Jj[2] = {&rj.J_a, &rj.J_b};
+      for (int p = 0; p < 2; ++p) {
+        if (bi[p] < 0) continue;
+        for (int q = 0; q < 2; ++q) {
+          if (bj[q] == bi[p]) s += Ji[p]->dot(minv_row(bi[p], *Jj[q]));
+        }
+      }
+      D(i, j) = s;
+      D(j, i) = s;
+    }
+    D(i, i) += compliance[i];
+  }
+}
+
+}  // namespace contactlab

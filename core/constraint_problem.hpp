@@ -1,0 +1,59 @@
+// ConstraintProblem: what a step hands to a solver.
+//
+// Rows are ordered in three contiguous groups: bilateral rows (joints, loop
+// closures, servos, damping/armature), unilateral limit rows, then contact
+// blocks of three rows [normal, t1, t2]. Each row of J touches at most two
+// bodies; its two 6-vectors (linear, angular; world frame) are stored apart.
+//
+// Solve for impulses lambda (m) with velocities after the step
+//   v+ = D lambda + v_f,   D = J M^-1 J^T + diag(R)
+// subject to: bilateral v+ = 0; limits 0 <= lambda _|_ v+ >= 0; contacts
+// under the ContactModel's law (e.g. de Saxce: K ∋ lambda _|_ v+ + Gamma(v+) ∈ K*).
+#pragma once
+
+#include <vector>
+
+#include "core/math.hpp"
+
+namespace contactlab {
+
+struct ConstraintRow {
+  int body_a = -1, body_b = -1;   // -1 = world (or a fixed body: no contribution)
+  Vec6 J_a = Vec6::Zero();        // row of J for body_a's twist (v, w), world frame
+  Vec6 J_b = Vec6::Zero();        // row of J for body_b's twist
+};
+
+struct ConstraintProblem {
+  int num_bilateral = 0;          // rows [0, num_bilateral)
+  int num_limit = 0;              // rows [num_bilateral, num_bilateral + num_limit)
+  int num_contacts = 0;           // contact k owns rows contact_offset() + 3k + {0,1,2}
+  int num_bodies = 0;
+
+  std::vector<ConstraintRow> rows;      // (m)
+  std::vector<Real> compliance;         // (m) diagonal R, >= 0
+  std::vector<Real> v_free;             // (m) v_f = J u_free + bias + restitution
+  std::vector<Real> mu;                 // (num_contacts) friction coefficient per contact
+  // Inverse mass matrix, block diagonal per body (zero for fixed bodies).
+  std::vector<Real> inv_mass;           // (num_bodies)
+  std::vector<Mat3> inv_inertia_W;      // (num_bodies) world frame
+
+  int num_rows() const { return static_cast<int>(rows.size()); }
+  int contact_offset() const { return num_bilateral + num_limit; }
+
+  // Sizes every array for the given counts (capacity is kept, so a reused
+  // problem does not allocate once it has seen its largest size).
+  void resize(int bodies, int bilateral, int limits, int contacts);
+
+  // y = J^T x, y has 6 entries per body (v, w).
+  void apply_JT(const Real* x, Real* y) const;
+  // y = J u.
+  void apply_J(const Real* u, Real* y) const;
+  // y = M^-1 x (twist space).
+  void apply_Minv(const Real* x, Real* y) const;
+  // y = (J M^-1 J^T + R) x, matrix free; scratch has 6*num_bodies entries.
+  void apply_delassus(const Real* x, Real* y, Real* scratch) const;
+  // Dense D = J M^-1 J^T + diag(R) (m x m), for small problems and factorisation.
+  void dense_delassus(MatX& D) const;
+};
+
+}  // namespace contactlab

@@ -1,0 +1,65 @@
+// Scalar and small fixed-size types used everywhere, plus quaternion helpers.
+// Frames: world W; a vector named *_W is expressed in world axes; quaternions
+// are stored (w, x, y, z) and map body axes to world axes (R_WB).
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+#include "core/host_device.hpp"
+
+namespace contactlab {
+
+using Real = double;
+using Vec3 = Eigen::Matrix<Real, 3, 1>;
+using Vec6 = Eigen::Matrix<Real, 6, 1>;
+using Mat3 = Eigen::Matrix<Real, 3, 3>;
+using Quat = Eigen::Quaternion<Real>;
+using VecX = Eigen::Matrix<Real, Eigen::Dynamic, 1>;
+using MatX = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic>;
+
+constexpr Real kPi = 3.14159265358979323846;
+
+// Skew-symmetric cross-product matrix: skew(a) * b = a x b.
+inline Mat3 skew(const Vec3& a) {
+  Mat3 s;
+  s << 0, -a.z(), a.y(), a.z(), 0, -a.x(), -a.y(), a.x(), 0;
+  return s;
+}
+
+// Exact rotation increment for a constant world-frame angular velocity w over
+// time h: q+ = exp(h w / 2) * q (left multiplication: world-frame w).
+inline Quat integrate_quaternion(const Quat& q, const Vec3& w_W, Real h) {
+  const Vec3 phi = w_W * h;
+  const Real angle = phi.norm();
+  Quat dq;
+  if (angle < 1e-12) {
+    dq = Quat(1, 0.5 * phi.x(), 0.5 * phi.y(), 0.5 * phi.z());
+  } else {
+    dq = Quat(Eigen::AngleAxis<Real>(angle, phi / angle));
+  }
+  Quat out = dq * q;
+  out.normalize();
+  return out;
+}
+
+// Rotation vector (axis * angle, angle in [-pi, pi]) of a unit quaternion.
+inline Vec3 quaternion_log(const Quat& q_in) {
+  Quat q = q_in;
+  if (q.w() < 0) q.coeffs() = -q.coeffs();
+  const Vec3 v = q.vec();
+  const Real s = v.norm();
+  if (s < 1e-12) return 2.0 * v;
+  const Real angle = 2.0 * std::atan2(s, q.w());
+  return v * (angle / s);
+}
+
+// Two unit vectors completing n to a right-handed orthonormal frame (n, t1, t2).
+inline void tangent_basis(const Vec3& n, Vec3& t1, Vec3& t2) {
+  // Pick the world axis least aligned with n so the cross product is well conditioned.
+  Vec3 a = (std::abs(n.x()) < 0.57) ? Vec3::UnitX() : (std::abs(n.y()) < 0.57 ? Vec3::UnitY() : Vec3::UnitZ());
+  t1 = (a - n * n.dot(a)).normalized();
+  t2 = n.cross(t1);
+}
+
+}  // namespace contactlab

@@ -1,0 +1,27 @@
+// Narrow phase for primitive shapes. All functions append contacts whose gap
+// is below `margin` and return how many they appended.
+#pragma once
+
+#include <vector>
+
+#include "core/math.hpp"
+#include "core/model.hpp"
+#include "geometry/contact.hpp"
+
+namespace contactlab {
+
+// World pose of a geom: origin and rotation (columns are the geom's axes).
+struct GeomPose {
+  Vec3 pos_W = Vec3::Zero();
+  Mat3 R_WG = Mat3::Identity();
+};
+
+// Geom-vs-geom test for one pair. Fills body/geom ids, friction and the tangent
+// frame; geom a becomes geom1. Returns the number of contacts appended.
+int collide_geoms(const Geom& a, const GeomPose& pa, int id_a, const Geom& b, const GeomPose& pb, int id_b,
+                  Real margin, std::vector<Contact>& out);
+
+// Whether the narrow phase has a routine for this pair of types (in either order).
+bool pair_supported(GeomType a, GeomType b);
+
+}  // namespace contactlab
