@@ -1,1 +1,112 @@
-int main() { return 0; }
+// The contactlab command: list parts and scenes, run a scene, and (with no
+// arguments) the default job: the validation scenes against their analytic
+// references.
+#include <boost/program_options.hpp>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "apps/run_command.hpp"
+#include "apps/validate_command.hpp"
+#include "core/factory.hpp"
+#include "scenes/scene_library.hpp"
+
+namespace po = boost::program_options;
+using namespace contactlab;
+
+namespace {
+
+const char* kUsage =
+    "usage: contactlab                      run the validation scenes (default job)\n"
+    "       contactlab list [models|solvers|schemes|scenes]\n"
+    "       contactlab run SCENE [options]  (contactlab run --help)\n"
+    "       contactlab validate [--json]\n";
+
+void print_parts(const std::string& title, const std::vector<PartInfo>& parts) {
+  std::cout << title << ":\n";
+  for (const auto& p : parts) std::cout << "  " << p.name << "  -  " << p.summary << "\n";
+}
+
+int list_command(const std::vector<std::string>& args) {
+  const std::string what = args.empty() ? "all" : args[0];
+  if (args.size() > 1) {
+    std::cerr << "contactlab list: error: expected at most one of models|solvers|schemes|scenes\n";
+    return 2;
+  }
+  bool any = false;
+  if (what == "all" || what == "models") print_parts("contact models", contact_model_names()), any = true;
+  if (what == "all" || what == "solvers") print_parts("solvers", solver_names()), any = true;
+  if (what == "all" || what == "schemes") print_parts("schemes", scheme_names()), any = true;
+  if (what == "all" || what == "scenes") {
+    std::cout << "scenes:\n";
+    for (const auto& s : builtin_scene_names()) std::cout << "  " << s << "\n";
+    any = true;
+  }
+  if (!any) {
+    std::cerr << "contactlab list: error: unknown category '" << what << "' (models|solvers|schemes|scenes)\n";
+    return 2;
+  }
+  return 0;
+}
+
+int run_cli(const std::vector<std::string>& args) {
+  RunRequest rq;
+  po::options_description opts("contactlab run SCENE [options]");
+  opts.add_options()("help,h", "this help")
+      ("contact", po::value(&rq.contact)->default_value(rq.contact), "contact model (contactlab list models)")
+      ("solver", po::value(&rq.solver)->default_value(rq.solver), "solver (contactlab list solvers)")
+      ("scheme", po::value(&rq.scheme)->default_value(rq.scheme), "time-stepping scheme")
+      ("dt", po::value(&rq.dt), "time step in s (default: the file's option/timestep)")
+      ("duration", po::value(&rq.duration), "simulated time in s (default: the scene's contactlab.duration, else 1)")
+      ("steps", po::value(&rq.steps), "number of steps (instead of --duration)")
+      ("set", po::value(&rq.sets)->composing(), "KEY=VALUE option (solver.*, contact.*, scheme.*, body.NAME.mass, geom.NAME.friction); repeatable")
+      ("keyframe", po::value(&rq.keyframe), "initial state from this MJCF keyframe")
+      ("ctrl", po::value(&rq.ctrls)->composing(), "ACTUATOR=VALUE constant control; repeatable")
+      ("ctrl-file", po::value(&rq.ctrl_file), "per-step controls, CSV with header step,ACTUATOR,...")
+      ("out", po::value(&rq.out), "trajectory CSV (one row per step per body)")
+      ("stats", po::value(&rq.stats), "per-step metrics CSV")
+      ("json", po::bool_switch(&rq.json), "print a JSON summary on stdout")
+      ("list-options", "print every --set key of the chosen parts with its default and exit");
+  po::options_description hidden;
+  hidden.add_options()("scene", po::value(&rq.scene));
+  po::options_description all;
+  all.add(opts).add(hidden);
+  po::positional_options_description pos;
+  pos.add("scene", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const std::exception& e) {
+    std::cerr << "contactlab run: error: " << e.what() << "\n" << opts;
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << opts;
+    return 0;
+  }
+  if (rq.scene.empty()) {
+    std::cerr << "contactlab run: error: missing SCENE (an MJCF file or one of: contactlab list scenes)\n";
+    return 2;
+  }
+  if (vm.count("list-options")) return list_options_command(rq);
+  return run_command(rq);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) return validate_command(false);
+  const std::string cmd = args[0];
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (cmd == "list") return list_command(rest);
+  if (cmd == "run") return run_cli(rest);
+  if (cmd == "validate") return validate_command(!rest.empty() && rest[0] == "--json");
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  std::cerr << "contactlab: error: unknown command '" << cmd << "'\n" << kUsage;
+  return 2;
+}

@@ -31,8 +31,8 @@ struct StepMetrics {
 struct CachedContact {
   int geom1 = -1, geom2 = -1;
   Vec3 point_W = Vec3::Zero();
-  Vec3 lambda = Vec3::Zero();  // impulse in the contact frame (n, t1, t2)
-  Vec3 v = Vec3::Zero();       // velocity after the step in the contact frame
+  Vec3 lambda_W = Vec3::Zero();  // impulse as a world vector (the frame may turn between steps)
+  Vec3 v_W = Vec3::Zero();       // contact velocity after the step, world vector
 };
 
 struct Data {
@@ -56,6 +56,7 @@ struct Data {
   std::vector<Real> scratch_m;              // (m)
   WarmStart warm;
   std::vector<CachedContact> contact_cache;
+  int problem_prev_offset = -1;             // non-contact row count of the previous step
   std::unique_ptr<SolverWorkspace> solver_workspace;
   SolveStats solve_stats;
   StepMetrics metrics;

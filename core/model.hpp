@@ -12,7 +12,10 @@
 namespace contactlab {
 
 enum class GeomType { Plane, Sphere, Box, Capsule, Cylinder };
-enum class JointType { Free, Hinge, Slide, Ball };
+// Weld is internal: a body declared without any joint inside a moving parent
+// is rigidly attached to it (MJCF semantics), which in maximal coordinates is
+// a weld constraint. Bodies without joints up to the world are `fixed` instead.
+enum class JointType { Free, Hinge, Slide, Ball, Weld };
 enum class EqualityType { Connect, Weld };
 enum class ActuatorType { Motor, Position, Velocity };
 
@@ -75,11 +78,22 @@ struct Actuator {
   std::string name;
   ActuatorType type = ActuatorType::Motor;
   int joint = -1;                    // hinge or slide joint
-  Real gear = 1;
+  // gear[0] scales a hinge/slide actuator; a motor on a free joint uses all six
+  // entries (force along world x,y,z; torque about body x,y,z), as MuJoCo.
+  Vec6 gear = (Vec6() << 1, 0, 0, 0, 0, 0).finished();
   Real kp = 0;                       // position: stiffness; velocity: velocity gain
   Real kv = 0;                       // position servo damping (MJCF kv)
   bool ctrl_limited = false;
   Real ctrl_lo = 0, ctrl_hi = 0;
+};
+
+// Piecewise-linear control of one actuator over time (contactlab extension,
+// read from <custom><numeric name="contactlab.ctrl.ACTUATOR" data="t0 u0 t1 u1 ..."/>,
+// which MuJoCo ignores). Before t0 the first value holds, after the last knot the last.
+struct ControlSchedule {
+  int actuator = -1;
+  std::vector<Real> times, values;
+  Real value_at(Real t) const;
 };
 
 struct Keyframe {
@@ -102,10 +116,13 @@ struct Model {
   std::vector<Equality> equalities;
   std::vector<Actuator> actuators;
   std::vector<Keyframe> keyframes;
+  std::vector<ControlSchedule> control_schedules;
   std::vector<std::pair<int, int>> excluded_body_pairs;  // MJCF contact/exclude (sorted pair)
   // Newton restitution: default for all pairs and per geom-pair overrides (sorted pair).
   Real restitution_default = 0;
   std::vector<std::pair<std::pair<int, int>, Real>> restitution_pairs;
+  // Simulated time of a run when none is given (<custom> contactlab.duration), s.
+  Real default_duration = 1.0;
   int nq = 0, nv = 0;                // sizes of MJCF generalised coordinates
 
   int num_bodies() const { return static_cast<int>(bodies.size()); }

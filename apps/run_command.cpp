@@ -1,0 +1,226 @@
+#include "apps/run_command.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include "apps/output_file.hpp"
+#include "apps/progress.hpp"
+#include "core/simulation.hpp"
+#include "scenes/mjcf.hpp"
+#include "scenes/scene_library.hpp"
+
+namespace contactlab {
+
+namespace {
+
+// Per-step controls from a CSV file with header `step,ACTUATOR,...`.
+struct ControlTable {
+  std::vector<int> actuators;                // column -> actuator id
+  std::map<long, std::vector<Real>> rows;    // step -> values
+};
+
+ControlTable read_ctrl_file(const std::string& path, const Model& model) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("cannot open control file '" + path + "'");
+  ControlTable table;
+  std::string line;
+  if (!std::getline(in, line)) throw std::invalid_argument(path + ":1: empty control file (expected header step,ACTUATOR,...)");
+  {
+    std::stringstream ss(line);
+    std::string cell;
+    std::getline(ss, cell, ',');
+    if (cell != "step") throw std::invalid_argument(path + ":1: first column must be 'step'");
+    while (std::getline(ss, cell, ',')) {
+      const int a = model.find_actuator(cell);
+      if (a < 0) throw std::invalid_argument(path + ":1: unknown actuator '" + cell + "'");
+      table.actuators.push_back(a);
+    }
+    if (table.actuators.empty()) throw std::invalid_argument(path + ":1: no actuator columns");
+  }
+  int lineno = 1;
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (line.empty()) continue;
+    std::stringstream ss(line);
+    std::string cell;
+    std::vector<Real> values;
+    long step = -1;
+    int col = 0;
+    while (std::getline(ss, cell, ',')) {
+      char* end = nullptr;
+      const double v = std::strtod(cell.c_str(), &end);
+      if (cell.empty() || *end != '\0' || !std::isfinite(v))
+        throw std::invalid_argument(path + ":" + std::to_string(lineno) + ": bad number '" + cell + "'");
+      if (col == 0) step = static_cast<long>(v);
+      else values.push_back(v);
+      ++col;
+    }
+    if (values.size() != table.actuators.size())
+      throw std::invalid_argument(path + ":" + std::to_string(lineno) + ": expected " +
+                                  std::to_string(table.actuators.size() + 1) + " columns");
+    table.rows[step] = values;
+  }
+  return table;
+}
+
+struct RunSummary {
+  long steps = 0;
+  double wall = 0;
+  double iterations_sum = 0;
+  int iterations_max = 0;
+  long not_converged = 0;
+  Real max_r_vi = 0, max_penetration = 0, max_joint_violation = 0;
+};
+
+}  // namespace
+
+int run_command(const RunRequest& rq) {
+  OutputFile out_csv(rq.out), stats_csv(rq.stats);
+  try {
+    const std::string path = resolve_scene(rq.scene);
+    std::vector<std::string> warnings;
+    Model model = load_mjcf_file(path, &warnings);
+    if (!rq.quiet)
+      for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
+    Simulation sim(std::move(model), PartChoice{rq.contact, rq.solver, rq.scheme});
+    for (const auto& kv : rq.sets) sim.set_option(kv);
+    sim.reset(rq.keyframe);
+    const Model& m = sim.model();
+
+    const Real h = rq.dt > 0 ? rq.dt : m.options.timestep;
+    if (rq.dt < 0 || !std::isfinite(rq.dt)) throw std::invalid_argument("--dt must be positive");
+    if (rq.duration >= 0 && rq.steps >= 0) throw std::invalid_argument("give --duration or --steps, not both");
+    long steps = rq.steps;
+    if (steps < 0) {
+      const Real duration = rq.duration >= 0 ? rq.duration : m.default_duration;
+      steps = static_cast<long>(std::llround(duration / h));
+    }
+
+    // Constant controls override schedules; a control file overrides both on its steps.
+    std::vector<std::pair<int, Real>> constant;
+    for (const auto& kv : rq.ctrls) {
+      const auto eq = kv.find('=');
+      if (eq == std::string::npos) throw std::invalid_argument("bad --ctrl '" + kv + "': expected ACTUATOR=VALUE");
+      const int a = m.find_actuator(kv.substr(0, eq));
+      if (a < 0) throw std::invalid_argument("unknown actuator '" + kv.substr(0, eq) + "' in --ctrl");
+      char* end = nullptr;
+      const std::string v = kv.substr(eq + 1);
+      const double value = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end != '\0' || !std::isfinite(value))
+        throw std::invalid_argument("bad value '" + v + "' in --ctrl " + kv);
+      constant.emplace_back(a, value);
+    }
+    ControlTable table;
+    if (!rq.ctrl_file.empty()) table = read_ctrl_file(rq.ctrl_file, m);
+
+    std::ostream* traj = out_csv.open();
+    std::ostream* stats = stats_csv.open();
+    if (traj) {
+      *traj << "step,time,body,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n" << std::setprecision(12);
+    }
+    if (stats) {
+      *stats << "step,time,contacts,iterations,converged,r_primal,r_dual,r_compl,r_vi,max_penetration,"
+                "joint_violation,wall_time_s\n"
+             << std::setprecision(9);
+    }
+    auto write_state = [&]() {
+      if (!traj) return;
+      const Data& d = sim.data();
+      for (int b = 0; b < m.num_bodies(); ++b) {
+        const Vec3 p = d.origin_position(m, b), v = d.origin_velocity(m, b);
+        const Quat& q = d.q_WB[b];
+        const Vec3& w = d.w_W[b];
+        *traj << d.step << ',' << d.time << ',' << m.bodies[b].name << ',' << p.x() << ',' << p.y() << ',' << p.z()
+              << ',' << q.w() << ',' << q.x() << ',' << q.y() << ',' << q.z() << ',' << v.x() << ',' << v.y() << ','
+              << v.z() << ',' << w.x() << ',' << w.y() << ',' << w.z() << '\n';
+      }
+    };
+
+    Progress progress(steps, !rq.quiet);
+    RunSummary sum;
+    write_state();
+    const auto t_start = std::chrono::steady_clock::now();
+    for (long s = 0; s < steps; ++s) {
+      sim.apply_scheduled_controls();
+      for (const auto& c : constant) sim.data().ctrl[c.first] = c.second;
+      if (!table.rows.empty()) {
+        auto it = table.rows.find(sim.data().step);
+        if (it != table.rows.end())
+          for (size_t i = 0; i < table.actuators.size(); ++i) sim.data().ctrl[table.actuators[i]] = it->second[i];
+      }
+      const auto t0 = std::chrono::steady_clock::now();
+      sim.step(h);
+      const double dt_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const StepMetrics& mt = sim.data().metrics;
+      sum.steps++;
+      sum.wall += dt_wall;
+      sum.iterations_sum += mt.iterations;
+      sum.iterations_max = std::max(sum.iterations_max, mt.iterations);
+      sum.not_converged += mt.converged ? 0 : 1;
+      sum.max_r_vi = std::max(sum.max_r_vi, mt.r_vi);
+      sum.max_penetration = std::max(sum.max_penetration, mt.max_penetration);
+      sum.max_joint_violation = std::max(sum.max_joint_violation, mt.joint_violation);
+      write_state();
+      if (stats) {
+        *stats << sim.data().step << ',' << sim.data().time << ',' << mt.num_contacts << ',' << mt.iterations << ','
+               << (mt.converged ? 1 : 0) << ',' << mt.r_primal << ',' << mt.r_dual << ',' << mt.r_compl << ','
+               << mt.r_vi << ',' << mt.max_penetration << ',' << mt.joint_violation << ',' << dt_wall << '\n';
+      }
+      progress.update(s + 1);
+    }
+    progress.finish();
+    const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+    out_csv.commit();
+    stats_csv.commit();
+
+    if (rq.json) {
+      std::ostringstream js;
+      js << std::setprecision(9);
+      js << "{\"scene\": \"" << rq.scene << "\", \"file\": \"" << path << "\", \"contact\": \"" << rq.contact
+         << "\", \"solver\": \"" << rq.solver << "\", \"scheme\": \"" << rq.scheme << "\", \"dt\": " << h
+         << ", \"steps\": " << sum.steps << ", \"simulated_time\": " << sim.data().time
+         << ", \"wall_time_s\": " << total << ", \"wall_time_per_step_s\": " << (sum.steps ? sum.wall / sum.steps : 0)
+         << ", \"mean_iterations\": " << (sum.steps ? sum.iterations_sum / sum.steps : 0)
+         << ", \"max_iterations\": " << sum.iterations_max << ", \"steps_not_converged\": " << sum.not_converged
+         << ", \"max_r_vi\": " << sum.max_r_vi << ", \"max_penetration\": " << sum.max_penetration
+         << ", \"max_joint_violation\": " << sum.max_joint_violation << ", \"final\": {";
+      for (int b = 0; b < m.num_bodies(); ++b) {
+        const Vec3 p = sim.data().origin_position(m, b);
+        js << (b ? ", " : "") << "\"" << m.bodies[b].name << "\": [" << p.x() << ", " << p.y() << ", " << p.z() << "]";
+      }
+      js << "}}";
+      std::cout << js.str() << std::endl;
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    out_csv.discard();
+    stats_csv.discard();
+    std::cerr << "contactlab run: error: " << e.what() << std::endl;
+    return 1;
+  }
+}
+
+int list_options_command(const RunRequest& rq) {
+  try {
+    Simulation sim(load_mjcf_file(resolve_scene(rq.scene)), PartChoice{rq.contact, rq.solver, rq.scheme});
+    for (const auto& kv : rq.sets) sim.set_option(kv);
+    std::cout << sim.describe_options()
+              << "  body.NAME.mass = (from the scene)    body mass in kg (inertia scaled with it)\n"
+              << "  geom.NAME.friction = (from the scene)    sliding friction coefficient\n";
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "contactlab run: error: " << e.what() << std::endl;
+    return 1;
+  }
+}
+
+}  // namespace contactlab

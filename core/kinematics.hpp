@@ -1,0 +1,42 @@
+// MJCF generalised coordinates <-> maximal-coordinate state.
+//
+// set_generalized_state (core/data.hpp) runs forward kinematics; the functions
+// here read joint coordinates back from a maximal state. Conventions are
+// MuJoCo 2.2's: free qpos = (origin position, quat wxyz), qvel = (origin linear
+// velocity in world, angular velocity in body axes); ball qpos = quat of the
+// child relative to its reference pose, qvel = relative angular velocity in the
+// child's axes; hinge angle (rad) about the axis through the anchor; slide
+// displacement (m) along the axis.
+#pragma once
+
+#include <vector>
+
+#include "core/data.hpp"
+#include "core/model.hpp"
+
+namespace contactlab {
+
+// qpos at the reference configuration: free joints at their body's pose,
+// ball joints at identity, hinge/slide at 0.  Size model.nq.
+std::vector<Real> reference_qpos(const Model& model);
+
+// Hinge angle in (-pi, pi] (angles are only known modulo 2 pi from a pose) or
+// slide displacement, from the bodies' relative pose. Only the component about
+// / along the axis is read, so a violated joint still gives a coordinate.
+// Throws std::invalid_argument for other joint types.
+Real joint_position(const Model& model, const Data& data, int joint);
+// Time derivative of joint_position for the current twists: exact for any
+// rigid motion of the two bodies for a slide, and for a hinge whose relative
+// rotation is about its axis (otherwise the relative angular velocity along the axis).
+Real joint_velocity(const Model& model, const Data& data, int joint);
+
+// Inverse of set_generalized_state (quaternions with w >= 0, hinge angles wrapped
+// to (-pi, pi]). qpos/qvel are resized to nq/nv.
+void get_generalized_state(const Model& model, const Data& data, std::vector<Real>& qpos, std::vector<Real>& qvel);
+
+// Joint id of each body (-1 for fixed bodies, and for moving bodies a
+// programmatic model left without a joint: these keep their reference pose in
+// set_generalized_state). Size nb.
+std::vector<int> joint_of_body(const Model& model);
+
+}  // namespace contactlab

@@ -1,0 +1,19 @@
+// Per-step physics metrics (MATH.md E.1), computed from (lambda, v+) and the
+// law's own projections, independently of the solver that produced them.
+#pragma once
+
+#include <vector>
+
+#include "contact_models/contact_model.hpp"
+#include "core/constraint_problem.hpp"
+#include "core/data.hpp"
+
+namespace contactlab {
+
+// Fills r_primal, r_dual, r_compl, r_vi of `m`.
+// Bilateral rows: K = R, K* = {0}; limit rows: K = K* = R+; contacts: the law's cones
+// with s = v + Gamma(v).
+void constraint_residuals(const ConstraintProblem& p, const ContactModel& law, const std::vector<Real>& lambda,
+                          const std::vector<Real>& v_plus, StepMetrics& m);
+
+}  // namespace contactlab

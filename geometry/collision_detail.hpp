@@ -1,0 +1,201 @@
+// Private to the narrow phase: the contact emitter, the distance queries the
+// pair routines share, and the pair routines that collision.cpp dispatches to.
+// Not part of the library's interface; include only from geometry/*.cpp.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "geometry/collision.hpp"
+
+namespace contactlab {
+namespace collision_detail {
+
+// Below this length a direction is undefined and a fixed one (+z) is used, so
+// coincident centres never produce NaN.
+constexpr Real kTinyLength = 1e-12;
+// Manifold points closer than this (m), or triangles smaller than its square,
+// add nothing to stability and are dropped by the reduction.
+constexpr Real kMinSpread = 1e-6;
+// Sine of the angle under which a segment counts as parallel to a face or an
+// axis for the two-point "lying flat" manifolds. Every point emitted on that
+// path still carries its own exact gap, so the tolerance only decides when a
+// second point appears, not how accurate it is.
+constexpr Real kFlatSin = 0.05;
+
+// Who the contacts belong to. Pair routines are written for one type order
+// (GeomType enum order: first <= second); when the caller passed the pair the
+// other way round, `flip` makes emit() negate the normal so geom1 stays the
+// caller's `a`.
+struct PairContext {
+  int geom1 = -1, geom2 = -1;
+  int body1 = -1, body2 = -1;
+  Real friction = 0;
+  Real margin = 0;
+  bool flip = false;
+  std::vector<Contact>* out = nullptr;
+};
+
+// Appends one contact when gap < margin. normal_W: unit, from the routine's
+// first geom towards its second. point_W: midway between the two surfaces.
+int emit(const PairContext& ctx, const Vec3& point_W, const Vec3& normal_W, Real gap);
+
+// Contact between two balls (centres, radii); capsule pairs reduce to this
+// once the closest points of their segments are known. Normal from a to b.
+int emit_balls(const PairContext& ctx, const Vec3& ca_W, Real ra, const Vec3& cb_W, Real rb);
+
+// Result of a signed-distance query of a point against a solid shape.
+struct PointQuery {
+  Real dist = 0;                    // signed distance to the surface, < 0 inside, m
+  Vec3 surface_W = Vec3::Zero();    // closest surface point (inside: on the face of least penetration)
+  Vec3 normal_W = Vec3::UnitZ();    // unit outward normal of the shape at surface_W
+};
+
+// Box with half-extents `half` along the pose's axes.
+PointQuery point_box(const Vec3& p_W, const GeomPose& box, const Vec3& half);
+// Solid cylinder along the pose's local z: radius, half-length.
+PointQuery point_cylinder(const Vec3& p_W, const GeomPose& cyl, Real radius, Real half_len);
+
+// For a point inside the shape, its depth below the one face that is the
+// manifold's way out: the face whose outward normal is most aligned with
+// `dir_W` (the pair's reference direction, pointing out of this shape towards
+// the other). Sampled routines use it instead of the face of least
+// penetration, which near an edge would give a sideways normal to one point
+// of a manifold that is otherwise pushed along dir. Cylinder: a cap when
+// |axis . dir| >= cos 45 degrees, else the side (radial).
+PointQuery face_exit_box(const Vec3& p_W, const GeomPose& box, const Vec3& half, const Vec3& dir_W);
+PointQuery face_exit_cylinder(const Vec3& p_W, const GeomPose& cyl, Real radius, Real half_len, const Vec3& dir_W);
+
+// Half-width of a shape's projection on the unit axis L (separating-axis tests).
+inline Real box_support_radius(const Mat3& R_WG, const Vec3& half, const Vec3& L_W) {
+  return half.x() * std::abs(R_WG.col(0).dot(L_W)) + half.y() * std::abs(R_WG.col(1).dot(L_W)) +
+         half.z() * std::abs(R_WG.col(2).dot(L_W));
+}
+inline Real cylinder_support_radius(const Vec3& axis_W, Real radius, Real half_len, const Vec3& L_W) {
+  const Real al = std::min(Real(1), std::abs(axis_W.dot(L_W)));
+  return half_len * al + radius * std::sqrt(1 - al * al);
+}
+
+// Contact of a ball (centre, radius) with a shape already queried at that
+// centre (q). shape_first: the shape is the routine's first geom (normal from
+// shape to ball), else the ball is (normal from ball to shape).
+int emit_ball_vs_query(const PairContext& ctx, const PointQuery& q, const Vec3& centre_W, Real radius,
+                       bool shape_first);
+
+// A capsule's or cylinder's axis as the segment p0 + t d, t in [0, 1].
+struct Segment {
+  Vec3 p0_W = Vec3::Zero();
+  Vec3 d_W = Vec3::Zero();
+  Vec3 at(Real t) const { return p0_W + t * d_W; }
+};
+inline Segment axis_segment(const GeomPose& pose, Real half_len) {
+  const Vec3 axis_W = pose.R_WG.col(2);
+  return Segment{pose.pos_W - half_len * axis_W, 2 * half_len * axis_W};
+}
+
+inline Real clamp01(Real x) { return std::min(Real(1), std::max(Real(0), x)); }
+
+// Parameter in [0, 1] of the point of segment s closest to p.
+Real closest_param(const Segment& s, const Vec3& p_W);
+// Parameters (in [0, 1]) of the closest points of two segments; for parallel
+// segments one valid pair (callers that need the overlap handle it themselves).
+void closest_params(const Segment& s0, const Segment& s1, Real& t0, Real& t1);
+// Squared sine of the angle between two segments: 0 when parallel (or when
+// either is degenerate, which callers treat the same way).
+Real parallel_sin2(const Segment& s0, const Segment& s1);
+
+// Shrinks [lo, hi] to the t where |x0 + t dx| <= half (one slab of a box, in
+// local coordinates). Returns false when the range becomes empty.
+bool clip_to_slab(Real x0, Real dx, Real half, Real& lo, Real& hi);
+// Shrinks [lo, hi] to the t where the local-xy part of q0 + t dq lies within
+// `radius` of the z axis (a cylinder's infinite extension). False when empty.
+bool clip_to_disc(const Vec3& q0, const Vec3& dq, Real radius, Real& lo, Real& hi);
+
+// Minimiser on [0, 1] of a convex function (golden-section search). The signed
+// distance to a convex solid is convex, so along a segment this finds the
+// segment point closest to (or deepest in) a box or cylinder.
+template <class F>
+Real minimize_convex_01(const F& f) {
+  const Real g = 0.6180339887498949;  // (sqrt 5 - 1) / 2
+  Real lo = 0, hi = 1;
+  Real x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
+  Real f1 = f(x1), f2 = f(x2);
+  // 0.618^60 ~ 3e-13 of the segment: far below any contact tolerance.
+  for (int it = 0; it < 60; ++it) {
+    if (f1 <= f2) {
+      hi = x2; x2 = x1; f2 = f1;
+      x1 = hi - g * (hi - lo); f1 = f(x1);
+    } else {
+      lo = x1; x1 = x2; f1 = f2;
+      x2 = lo + g * (hi - lo); f2 = f(x2);
+    }
+  }
+  // The search only approaches the ends; take them exactly when they are best.
+  Real t = 0.5 * (lo + hi), ft = f(t);
+  const Real f0 = f(Real(0)), fend = f(Real(1));
+  if (f0 < ft) { t = 0; ft = f0; }
+  if (fend < ft) t = 1;
+  return t;
+}
+
+// Candidate contacts of the multi-point routines, before reduction.
+struct Candidate {
+  Vec3 point_W = Vec3::Zero();
+  Vec3 normal_W = Vec3::UnitZ();  // from the routine's first geom to its second
+  Real gap = 0;
+};
+struct CandidateSet {
+  static constexpr int kCapacity = 96;
+  Candidate c[kCapacity];         // (n) fixed storage: no allocation in the step
+  int n = 0;
+  // Keeps only candidates below the margin; silently drops beyond capacity
+  // (the routines generate at most ~80).
+  void add(const Vec3& point_W, const Vec3& normal_W, Real gap, Real margin) {
+    if (!(gap < margin) || n >= kCapacity) return;
+    c[n].point_W = point_W;
+    c[n].normal_W = normal_W;
+    c[n].gap = gap;
+    ++n;
+  }
+};
+// Emits at most max_points (<= 4) of the candidates: the deepest, then the
+// points that spread the manifold most (farthest, then largest area).
+int emit_reduced(const PairContext& ctx, const CandidateSet& set, int max_points = 4);
+
+// Pair routines. Argument order is GeomType enum order; the normal points
+// from the first geom to the second.
+int collide_plane_sphere(const Geom& plane, const GeomPose& pp, const Geom& sph, const GeomPose& ps,
+                         const PairContext& ctx);
+int collide_plane_box(const Geom& plane, const GeomPose& pp, const Geom& box, const GeomPose& pb,
+                      const PairContext& ctx);
+int collide_plane_capsule(const Geom& plane, const GeomPose& pp, const Geom& cap, const GeomPose& pc,
+                          const PairContext& ctx);
+int collide_plane_cylinder(const Geom& plane, const GeomPose& pp, const Geom& cyl, const GeomPose& py,
+                           const PairContext& ctx);
+
+int collide_sphere_sphere(const Geom& s1, const GeomPose& p1, const Geom& s2, const GeomPose& p2,
+                          const PairContext& ctx);
+int collide_sphere_capsule(const Geom& sph, const GeomPose& ps, const Geom& cap, const GeomPose& pc,
+                           const PairContext& ctx);
+int collide_capsule_capsule(const Geom& c1, const GeomPose& p1, const Geom& c2, const GeomPose& p2,
+                            const PairContext& ctx);
+
+int collide_sphere_box(const Geom& sph, const GeomPose& ps, const Geom& box, const GeomPose& pb,
+                       const PairContext& ctx);
+int collide_box_capsule(const Geom& box, const GeomPose& pb, const Geom& cap, const GeomPose& pc,
+                        const PairContext& ctx);
+int collide_box_box(const Geom& b1, const GeomPose& p1, const Geom& b2, const GeomPose& p2,
+                    const PairContext& ctx);
+
+int collide_sphere_cylinder(const Geom& sph, const GeomPose& ps, const Geom& cyl, const GeomPose& py,
+                            const PairContext& ctx);
+int collide_capsule_cylinder(const Geom& cap, const GeomPose& pc, const Geom& cyl, const GeomPose& py,
+                             const PairContext& ctx);
+int collide_box_cylinder(const Geom& box, const GeomPose& pb, const Geom& cyl, const GeomPose& py,
+                         const PairContext& ctx);
+int collide_cylinder_cylinder(const Geom& c1, const GeomPose& p1, const Geom& c2, const GeomPose& p2,
+                              const PairContext& ctx);
+
+}  // namespace collision_detail
+}  // namespace contactlab

@@ -1,0 +1,41 @@
+// Mass properties of primitive geoms and of a body made of several geoms, as
+// MuJoCo's compiler computes them when a body has no <inertial>
+// (compiler inertiafromgeom="auto"). Planes have no volume and no mass.
+#pragma once
+
+#include "core/math.hpp"
+#include "core/model.hpp"
+
+namespace contactlab {
+
+// Volume of a geom from its size (sphere r; capsule/cylinder r, half-length; box half-extents), m^3.
+Real geom_volume(GeomType type, const Vec3& size);
+
+// Principal moments of a solid geom of mass m about its centre, geom axes, kg m^2.
+// Capsule: a cylinder plus two hemispherical caps (exact, as MuJoCo).
+Vec3 geom_principal_inertia(GeomType type, const Vec3& size, Real mass);
+
+// Mass, centre of mass and inertia about the centre of mass of a set of parts.
+struct MassProperties {
+  Real mass = 0;                // kg
+  Vec3 com = Vec3::Zero();      // frame F
+  Mat3 inertia = Mat3::Zero();  // about com, axes of F
+};
+
+// Sums parts given in a common frame F (parallel-axis theorem to the joint com).
+class MassAccumulator {
+ public:
+  // A part of mass m whose centre is at pos_F with principal moments `principal`
+  // along the axes R_FP (columns).
+  void add(Real mass, const Vec3& pos_F, const Mat3& R_FP, const Vec3& principal);
+  MassProperties result() const;
+  bool empty() const { return parts_ == 0; }
+
+ private:
+  int parts_ = 0;
+  Real mass_ = 0;
+  Vec3 first_moment_ = Vec3::Zero();   // sum m p
+  Mat3 second_moment_ = Mat3::Zero();  // sum (R I R^T + m (|p|^2 E - p p^T)) about F's origin
+};
+
+}  // namespace contactlab

@@ -1,0 +1,48 @@
+// Elementary validations against analytic references (MATH.md E.2; Kamino's
+// evaluation scenes). Each runs a built-in scene with the chosen parts and
+// compares measured quantities with closed-form values. The tests assert the
+// tolerances; `contactlab` (no arguments) prints the same table.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/simulation.hpp"
+
+namespace contactlab {
+
+struct ValidationQuantity {
+  std::string name;       // what is compared
+  double measured = 0;
+  double reference = 0;   // analytic value (or the bound for bounds)
+  double error = 0;       // |measured - reference|, or the measured value for bounds
+  double tolerance = 0;   // pass when error <= tolerance
+  std::string unit;
+  bool pass() const { return error <= tolerance; }
+};
+
+struct ValidationResult {
+  std::string name;       // e.g. "box_ramp", "stacked_boxes (top/bottom = 100)"
+  double dt = 0;
+  long steps = 0;
+  double wall_time_per_step = 0;  // s
+  double mean_iterations = 0;
+  int max_iterations = 0;
+  std::vector<ValidationQuantity> quantities;
+  bool pass() const;
+};
+
+ValidationResult validate_box_ramp(const PartChoice& parts, double dt = 1e-3);
+ValidationResult validate_bouncing_ball(const PartChoice& parts, double dt = 1e-3);
+// mass_ratio = m_top / m_bottom (the other box keeps 1 kg).
+ValidationResult validate_stacked_boxes(const PartChoice& parts, double mass_ratio, double dt = 1e-3);
+ValidationResult validate_four_bar(const PartChoice& parts, double dt);
+ValidationResult validate_pendulum(const PartChoice& parts, double dt = 1e-3);
+
+// Every validation of the foundation issue, in a fixed order.
+std::vector<ValidationResult> validation_suite(const PartChoice& parts);
+
+// Complete elliptic integral of the first kind K(k) by the arithmetic-geometric mean.
+double elliptic_k(double k);
+
+}  // namespace contactlab

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs every test (ctest). GPU tests are
+# reported as skipped where no GPU exists.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+bash scripts/build.sh
+cd build
+ctest --output-on-failure -j "${CONTACTLAB_JOBS:-$(nproc)}"

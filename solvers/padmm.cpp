@@ -1,0 +1,353 @@
+#include "solvers/padmm.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+#include "solvers/dense_cholesky.hpp"
+#include "solvers/padmm_kernels.hpp"
+
+namespace contactlab {
+
+namespace {
+
+template <typename V>
+void require(bool ok, const char* field, V value, const char* what) {
+  if (ok) return;
+  std::ostringstream s;
+  s << "PadmmOptions." << field << " " << what << " (got " << value << ")";
+  throw std::invalid_argument(s.str());
+}
+
+// Grows a buffer to at least n entries; never shrinks, so capacity is kept.
+Real* grow(std::vector<Real>& v, size_t n) {
+  if (v.size() < n) v.resize(n);
+  return v.data();
+}
+
+// Diagonal of D + diag(contact_R) straight from the rows (matrix-free path,
+// where assembling D just for its diagonal would cost O(m^2)).
+void delassus_diagonal(const ConstraintProblem& pr, const Real* contact_R, Real* diag) {
+  const int off = pr.contact_offset();
+  auto minv = [&](int body, const Vec6& j) {
+    Vec6 out;
+    out.head<3>() = pr.inv_mass[body] * j.head<3>();
+    out.tail<3>() = pr.inv_inertia_W[body] * j.tail<3>();
+    return out;
+  };
+  for (int r = 0; r < pr.num_rows(); ++r) {
+    const ConstraintRow& row = pr.rows[r];
+    const int b[2] = {row.body_a, row.body_b};
+    const Vec6* J[2] = {&row.J_a, &row.J_b};
+    Real d = 0;
+    for (int i = 0; i < 2; ++i) {
+      if (b[i] < 0) continue;
+      for (int j = 0; j < 2; ++j)
+        if (b[j] == b[i]) d += J[i]->dot(minv(b[i], *J[j]));
+    }
+    d += pr.compliance[r];
+    if (contact_R && r >= off) d += contact_R[r - off];
+    diag[r] = d;
+  }
+}
+
+// out = (P D P + shift I) v, with D = apply_delassus + contact_R (matrix free).
+void apply_shifted(const ConstraintProblem& pr, const Real* contact_R, const Real* p, Real shift, const Real* v,
+                   Real* out, Real* tmp, Real* scratch6) {
+  const int m = pr.num_rows(), off = pr.contact_offset();
+  for (int i = 0; i < m; ++i) tmp[i] = p[i] * v[i];
+  pr.apply_delassus(tmp, out, scratch6);
+  if (contact_R)
+    for (int i = off; i < m; ++i) out[i] += contact_R[i - off] * tmp[i];
+  for (int i = 0; i < m; ++i) out[i] = p[i] * out[i] + shift * v[i];
+}
+
+Real dot(const Real* a, const Real* b, int n) {
+  Real s = 0;
+  for (int i = 0; i < n; ++i) s += a[i] * b[i];
+  return s;
+}
+
+// Conjugate residual for the SPD system (P D P + shift I) x = b, started from
+// the x it is given (the previous iterate: consecutive ADMM right-hand sides
+// differ little). Stops at |r|_2 <= tol |b|_2 or after max_it iterations.
+void conjugate_residual(const ConstraintProblem& pr, const Real* contact_R, const Real* p, Real shift,
+                        const Real* b, Real* x, int max_it, Real tol, PadmmWorkspace& ws) {
+  const int m = pr.num_rows();
+  Real *r = ws.cr_r.data(), *d = ws.cr_p.data(), *Ar = ws.cr_Ar.data(), *Ad = ws.cr_Ap.data();
+  Real *tmp = ws.cr_tmp.data(), *s6 = ws.scratch6.data();
+  const Real bnorm = std::sqrt(dot(b, b, m));
+  if (bnorm == 0) {  // A is SPD: the solution is 0
+    std::fill(x, x + m, Real(0));
+    return;
+  }
+  apply_shifted(pr, contact_R, p, shift, x, Ar, tmp, s6);
+  for (int i = 0; i < m; ++i) r[i] = b[i] - Ar[i];
+  if (std::sqrt(dot(r, r, m)) <= tol * bnorm) return;
+  apply_shifted(pr, contact_R, p, shift, r, Ar, tmp, s6);
+  for (int i = 0; i < m; ++i) {
+    d[i] = r[i];
+    Ad[i] = Ar[i];
+  }
+  Real rAr = dot(r, Ar, m);
+  for (int k = 0; k < max_it; ++k) {
+    const Real AdAd = dot(Ad, Ad, m);
+    if (!(AdAd > 0)) break;
+    const Real alpha = rAr / AdAd;
+    for (int i = 0; i < m; ++i) {
+      x[i] += alpha * d[i];
+      r[i] -= alpha * Ad[i];
+    }
+    if (std::sqrt(dot(r, r, m)) <= tol * bnorm) break;
+    apply_shifted(pr, contact_R, p, shift, r, Ar, tmp, s6);
+    const Real rAr_next = dot(r, Ar, m);
+    if (!(rAr != 0)) break;
+    const Real beta = rAr_next / rAr;
+    rAr = rAr_next;
+    for (int i = 0; i < m; ++i) {
+      d[i] = r[i] + beta * d[i];
+      Ad[i] = Ar[i] + beta * Ad[i];
+    }
+  }
+}
+
+void check_problem(const ConstraintProblem& pr) {
+  const int m = pr.num_rows();
+  const bool ok = pr.num_bilateral >= 0 && pr.num_limit >= 0 && pr.num_contacts >= 0 &&
+                  pr.num_bilateral + pr.num_limit + 3 * pr.num_contacts == m &&
+                  static_cast<int>(pr.compliance.size()) == m && static_cast<int>(pr.v_free.size()) == m &&
+                  static_cast<int>(pr.mu.size()) == pr.num_contacts &&
+                  static_cast<int>(pr.inv_mass.size()) == pr.num_bodies &&
+                  static_cast<int>(pr.inv_inertia_W.size()) == pr.num_bodies;
+  if (!ok) throw std::invalid_argument("padmm: ConstraintProblem sizes are inconsistent (rows, compliance, v_free, mu, bodies)");
+  for (const ConstraintRow& row : pr.rows)
+    if (row.body_a >= pr.num_bodies || row.body_b >= pr.num_bodies)
+      throw std::invalid_argument("padmm: ConstraintProblem row refers to a body out of range");
+}
+
+}  // namespace
+
+void PadmmOptions::Validate() const {
+  require(max_iterations >= 1, "max_iterations", max_iterations, "must be >= 1");
+  require(tol_primal >= 0, "tol_primal", tol_primal, "must be >= 0");
+  require(tol_dual >= 0, "tol_dual", tol_dual, "must be >= 0");
+  require(tol_compl >= 0, "tol_compl", tol_compl, "must be >= 0");
+  require(eta >= 0 && std::isfinite(eta), "eta", eta, "must be finite and >= 0");
+  require(rho > 0 && std::isfinite(rho), "rho", rho, "must be finite and > 0");
+  require(restart_factor > 0 && restart_factor <= 1, "restart_factor", restart_factor, "must lie in (0, 1]");
+  require(warm_start_factor >= 0 && warm_start_factor <= 1, "warm_start_factor", warm_start_factor,
+          "must lie in [0, 1]");
+  require(delassus == kDense || delassus == kMatrixFree, "delassus", delassus, "must be dense (0) or matrix_free (1)");
+  require(cr_max_iterations >= 1, "cr_max_iterations", cr_max_iterations, "must be >= 1");
+  require(cr_tolerance > 0 && cr_tolerance < 1, "cr_tolerance", cr_tolerance, "must lie in (0, 1)");
+  require(penalty_interval >= 1, "penalty_interval", penalty_interval, "must be >= 1");
+  require(penalty_ratio >= 1, "penalty_ratio", penalty_ratio, "must be >= 1");
+  require(penalty_factor > 1 && std::isfinite(penalty_factor), "penalty_factor", penalty_factor, "must be > 1");
+  require(rho_min > 0, "rho_min", rho_min, "must be > 0");
+  require(rho_max >= rho_min && std::isfinite(rho_max), "rho_max", rho_max, "must be finite and >= rho_min");
+}
+
+void padmm_assemble_delassus(const ConstraintProblem& problem, const Real* contact_R, Real* D, Real* unit,
+                             Real* scratch6) {
+  const int m = problem.num_rows(), off = problem.contact_offset();
+  std::fill(unit, unit + m, Real(0));
+  for (int j = 0; j < m; ++j) {
+    // D e_j is column j; D is symmetric, so it is stored as row j.
+    unit[j] = 1;
+    problem.apply_delassus(unit, D + static_cast<size_t>(j) * m, scratch6);
+    unit[j] = 0;
+    if (contact_R && j >= off) D[static_cast<size_t>(j) * m + j] += contact_R[j - off];
+  }
+}
+
+bool PadmmSolver::accepts(const ContactModel&, std::string*) const {
+  // Every ContactModel provides project_primal and velocity_shift, which is
+  // all this solver needs; soft laws add their compliance to D.
+  return true;
+}
+
+std::unique_ptr<SolverWorkspace> PadmmSolver::make_workspace() const { return std::make_unique<PadmmWorkspace>(); }
+
+void PadmmSolver::solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
+                        SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
+                        SolveStats& stats) const {
+  options.Validate();
+  auto* wsp = dynamic_cast<PadmmWorkspace*>(&workspace);
+  if (!wsp) throw std::invalid_argument("padmm: workspace was not made by PadmmSolver::make_workspace()");
+  PadmmWorkspace& ws = *wsp;
+  check_problem(problem);
+
+  const int m = problem.num_rows(), nb = problem.num_bilateral, nl = problem.num_limit, nc = problem.num_contacts;
+  const int off = problem.contact_offset();
+  const size_t mm = static_cast<size_t>(m) * m;
+  stats.status = SolveStatus::Converged;
+  stats.iterations = 0;
+  stats.r_primal = stats.r_dual = stats.r_compl = 0;
+  if (stats.record_history) {
+    stats.residual_history.clear();
+    stats.residual_history.reserve(options.max_iterations);  // allocates only the first time
+  }
+  lambda.resize(m);
+  v_plus.resize(m);
+  if (m == 0) return;
+
+  const bool dense = options.delassus == PadmmOptions::kDense;
+  const bool soft = !law.is_hard();
+  const Real* mu = problem.mu.data();
+  Real* R = grow(ws.contact_R, std::max(3 * nc, 1));
+  Real* p = grow(ws.p, m);
+  Real* diag = grow(ws.diag, m);
+  Real* unit = grow(ws.unit, m);
+  Real* s6 = grow(ws.scratch6, std::max(6 * problem.num_bodies, 1));
+  Real* rhs = grow(ws.rhs, m);
+  Real* vf = grow(ws.vf, m);
+  padmm::World<Real> w;
+  w.m = m;
+  w.nb = nb;
+  w.nl = nl;
+  w.nc = nc;
+  w.p = p;
+  w.vf = vf;
+  w.mu = mu;
+  w.x = grow(ws.x, m);
+  w.y = grow(ws.y, m);
+  w.z = grow(ws.z, m);
+  w.y_hat = grow(ws.y_hat, m);
+  w.z_hat = grow(ws.z_hat, m);
+  w.x_prev = grow(ws.x_prev, m);
+  w.y_prev = grow(ws.y_prev, m);
+  w.z_prev = grow(ws.z_prev, m);
+  Real *D = nullptr, *L = nullptr;
+  if (dense) {
+    D = grow(ws.delassus, mm);
+    L = grow(ws.factor, mm);
+  } else {
+    for (auto* v : {&ws.cr_r, &ws.cr_p, &ws.cr_Ar, &ws.cr_Ap, &ws.cr_tmp}) grow(*v, m);
+  }
+
+  // Soft laws: their contact compliance joins D on the contact rows.
+  if (soft) law.contact_compliance(mu, nc, R);
+  const Real* contact_R = soft ? R : nullptr;
+
+  // Preconditioner and scaled free velocity (MATH.md C.2).
+  if (dense) {
+    padmm_assemble_delassus(problem, contact_R, D, unit, s6);
+    for (int i = 0; i < m; ++i) diag[i] = D[static_cast<size_t>(i) * m + i];
+  } else {
+    delassus_diagonal(problem, contact_R, diag);
+  }
+  padmm::jacobi_preconditioner(diag, nb, nl, nc, options.preconditioning, p);
+  for (int i = 0; i < m; ++i) vf[i] = p[i] * problem.v_free[i];
+
+  padmm::Params<Real> prm;
+  prm.eta = options.eta;
+  prm.rho = options.rho;
+  prm.tol_primal = options.tol_primal;
+  prm.tol_dual = options.tol_dual;
+  prm.tol_compl = options.tol_compl;
+  prm.restart_factor = options.restart_factor;
+  prm.accelerate = options.acceleration ? 1 : 0;
+
+  auto factorise = [&]() {
+    padmm::scaled_shifted_matrix(D, m, m, p, prm.eta + prm.rho, L, m);
+    return dense::cholesky_factor(L, m, m);
+  };
+  auto fail = [&]() {
+    stats.status = SolveStatus::NumericalFailure;
+    std::fill(lambda.begin(), lambda.end(), Real(0));
+    std::fill(v_plus.begin(), v_plus.end(), Real(0));
+  };
+  if (dense && !factorise()) return fail();
+
+  // Warm start: x = y = factor lambda/P, z = P (v + Gamma(v)) (shift in `unit`).
+  padmm::Scalars<Real> sc;
+  const bool use_warm = options.warm_start && warm.valid && static_cast<int>(warm.lambda.size()) == m &&
+                        static_cast<int>(warm.v.size()) == m;
+  if (use_warm) {
+    law.velocity_shift(mu, nc, warm.v.data() + off, unit);
+    padmm::init_state(w, sc, warm.lambda.data(), warm.v.data(), unit, options.warm_start_factor);
+  } else {
+    padmm::init_state<Real>(w, sc, nullptr, nullptr, nullptr, 0);
+  }
+
+  while (sc.iteration < options.max_iterations) {
+    // x-update: the law's shift of ẑ goes into rhs first (x_rhs allows the alias).
+    law.velocity_shift(mu, nc, w.z_hat + off, rhs + off);
+    padmm::x_rhs(w, prm, rhs + off, rhs);
+    if (dense) {
+      std::copy(rhs, rhs + m, w.x);
+      dense::cholesky_solve(L, m, m, w.x);
+    } else {
+      conjugate_residual(problem, contact_R, p, prm.eta + prm.rho, rhs, w.x, options.cr_max_iterations,
+                         options.cr_tolerance, ws);
+    }
+    // y = Pi_K(x - ẑ/rho): bilateral and limits in the kernel, contacts by the law.
+    padmm::y_before_projection(w, prm);
+    law.project_primal(mu, nc, w.y + off);
+    padmm::finish_iteration(w, prm, sc);
+    if (stats.record_history) stats.residual_history.push_back(std::max({sc.r_primal, sc.r_dual, sc.r_compl}));
+    if (sc.flag != padmm::kRunning) break;
+
+    if (options.balanced_penalty && sc.iteration % options.penalty_interval == 0) {
+      Real rho = prm.rho;
+      if (sc.r_primal > options.penalty_ratio * sc.r_dual) rho = std::min(rho * options.penalty_factor, options.rho_max);
+      else if (sc.r_dual > options.penalty_ratio * sc.r_primal) rho = std::max(rho / options.penalty_factor, options.rho_min);
+      if (rho != prm.rho) {
+        prm.rho = rho;
+        sc.a = 1;  // c is measured with rho: start the restart test afresh
+        sc.c_prev = std::numeric_limits<Real>::infinity();
+        if (dense && !factorise()) {
+          sc.flag = padmm::kFailed;
+          break;
+        }
+      }
+    }
+  }
+
+  stats.iterations = sc.iteration;
+  stats.r_primal = sc.r_primal;
+  stats.r_dual = sc.r_dual;
+  stats.r_compl = sc.r_compl;
+  if (sc.flag == padmm::kFailed) return fail();
+  stats.status = sc.flag == padmm::kConverged ? SolveStatus::Converged : SolveStatus::MaxIterations;
+
+  // lambda = P y; v+ = D lambda + v_f, the velocity the integrator will see.
+  for (int i = 0; i < m; ++i) lambda[i] = p[i] * w.y[i];
+  problem.apply_delassus(lambda.data(), v_plus.data(), s6);
+  for (int i = 0; i < m; ++i) {
+    if (contact_R && i >= off) v_plus[i] += contact_R[i - off] * lambda[i];
+    v_plus[i] += problem.v_free[i];
+  }
+  for (int i = 0; i < m; ++i)
+    if (!padmm::is_finite(lambda[i]) || !padmm::is_finite(v_plus[i])) return fail();
+}
+
+void PadmmSolver::bind_options(OptionSet& set, const std::string& prefix) {
+  PadmmOptions& o = options;
+  const Real inf = std::numeric_limits<Real>::infinity();
+  set.add(prefix + "max_iterations", &o.max_iterations, "ADMM iterations per solve", 1);
+  set.add(prefix + "tol_primal", &o.tol_primal, "primal residual |P(x-y)|_inf, N s", 0, inf);
+  set.add(prefix + "tol_dual", &o.tol_dual, "dual residual, m/s", 0, inf);
+  set.add(prefix + "tol_compl", &o.tol_compl, "complementarity max_k |lambda_k . v^_k|", 0, inf);
+  set.add(prefix + "eta", &o.eta, "proximal weight (scaled units)", 0, inf);
+  set.add(prefix + "rho", &o.rho, "ADMM penalty (scaled units), > 0", 0, inf);
+  set.add(prefix + "restart_factor", &o.restart_factor, "c_r of the adaptive restart, (0, 1]", 0, 1);
+  set.add(prefix + "acceleration", &o.acceleration, "Nesterov acceleration with adaptive restart");
+  set.add(prefix + "warm_start", &o.warm_start, "start from the previous step's lambda and v+");
+  set.add(prefix + "warm_start_factor", &o.warm_start_factor, "x = y = factor * lambda / P", 0, 1);
+  set.add(prefix + "preconditioning", &o.preconditioning, "Jacobi scaling of the Delassus matrix");
+  set.add_choice(prefix + "delassus", &o.delassus, {"dense", "matrix_free"},
+                 "x-update: dense Cholesky or matrix-free conjugate residual");
+  set.add(prefix + "cr_max_iterations", &o.cr_max_iterations, "conjugate-residual iterations per x-update", 1);
+  set.add(prefix + "cr_tolerance", &o.cr_tolerance, "conjugate-residual relative tolerance", 0, 1);
+  set.add(prefix + "balanced_penalty", &o.balanced_penalty, "adapt rho to balance primal and dual residuals");
+  set.add(prefix + "penalty_interval", &o.penalty_interval, "iterations between rho updates", 1);
+  set.add(prefix + "penalty_ratio", &o.penalty_ratio, "residual ratio that triggers a rho update", 1, inf);
+  set.add(prefix + "penalty_factor", &o.penalty_factor, "rho is multiplied/divided by this", 1, inf);
+  set.add(prefix + "rho_min", &o.rho_min, "lower bound of rho under balancing", 0, inf);
+  set.add(prefix + "rho_max", &o.rho_max, "upper bound of rho under balancing", 0, inf);
+}
+
+}  // namespace contactlab

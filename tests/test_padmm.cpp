@@ -1,0 +1,516 @@
+// PadmmSolver (MATH.md C.2) on hand-built problems with known answers, the
+// natural-map residual (E.1) computed here, both Delassus paths, warm start,
+// statuses, options, and the CPU batch path against the solver.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "contact_models/cone.hpp"
+#include "contact_models/desaxce.hpp"
+#include "core/options.hpp"
+#include "solvers/batch_padmm_cpu.hpp"
+#include "solvers/padmm.hpp"
+#include "solvers/padmm_kernels.hpp"
+
+using namespace contactlab;
+
+namespace {
+
+// Known-answer tolerance: the solver stops when its primal, dual and
+// complementarity residuals are <= 1e-6 (impulse and velocity units). On these
+// problems D has eigenvalues in [1, 2.5] (unit particle / box below), so the
+// impulse and velocity errors are a small multiple of 1e-6: 1e-5 bounds them.
+constexpr double kAnswerTol = 1e-5;
+
+struct Result {
+  std::vector<Real> lambda, v;
+  SolveStats stats;
+};
+
+Result solve(const ConstraintProblem& pr, const PadmmOptions& opt = {}, const WarmStart& warm = {},
+             const ContactModel* law = nullptr) {
+  static const DeSaxceModel desaxce;
+  PadmmSolver solver(opt);
+  auto ws = solver.make_workspace();
+  Result r;
+  r.stats.record_history = true;
+  solver.solve(pr, law ? *law : desaxce, warm, *ws, r.lambda, r.v, r.stats);
+  return r;
+}
+
+// One row of J for a point r (from the CoM) of body 0 along direction d.
+ConstraintRow row_at(const Vec3& r, const Vec3& d) {
+  ConstraintRow row;
+  row.body_a = -1;  // world
+  row.body_b = 0;
+  row.J_b << d, r.cross(d);
+  return row;
+}
+
+// Unit-mass particle (body 0) with one contact at its centre, normal z,
+// t1 = x, t2 = y; v_free already contains h.
+ConstraintProblem particle(const Vec3& vf, double mu) {
+  ConstraintProblem pr;
+  pr.resize(1, 0, 0, 1);
+  pr.inv_mass[0] = 1;
+  pr.inv_inertia_W[0] = Mat3::Identity();
+  pr.rows[0] = row_at(Vec3::Zero(), Vec3::UnitZ());
+  pr.rows[1] = row_at(Vec3::Zero(), Vec3::UnitX());
+  pr.rows[2] = row_at(Vec3::Zero(), Vec3::UnitY());
+  for (int i = 0; i < 3; ++i) pr.v_free[i] = vf[i];
+  pr.mu[0] = mu;
+  return pr;
+}
+
+// Box (mass 2, half extents 0.5 x 0.3 x 0.2) touching the ground at `corners`
+// of its bottom face, moving with twist (v, w); optional bilateral and limit
+// rows along `extra` directions at the CoM.
+ConstraintProblem box(int corners, const Vec3& v, const Vec3& w, double mu, int bilateral = 0, int limits = 0) {
+  const Vec3 h(0.5, 0.3, 0.2);
+  const double mass = 2;
+  ConstraintProblem pr;
+  pr.resize(1, bilateral, limits, corners);
+  pr.inv_mass[0] = 1 / mass;
+  const Vec3 I(mass / 3 * (h.y() * h.y() + h.z() * h.z()), mass / 3 * (h.x() * h.x() + h.z() * h.z()),
+               mass / 3 * (h.x() * h.x() + h.y() * h.y()));
+  pr.inv_inertia_W[0] = I.cwiseInverse().asDiagonal();
+  int r = 0;
+  for (int i = 0; i < bilateral; ++i) pr.rows[r++] = row_at(Vec3(0.1 * i, 0, 0.3), Vec3::UnitX());  // e.g. a rail
+  for (int i = 0; i < limits; ++i) pr.rows[r++] = row_at(Vec3(0, 0.2, 0.1 * i), Vec3::UnitY());    // a stop
+  const Vec3 pts[4] = {{h.x(), h.y(), -h.z()}, {-h.x(), -h.y(), -h.z()}, {h.x(), -h.y(), -h.z()}, {-h.x(), h.y(), -h.z()}};
+  for (int k = 0; k < corners; ++k) {
+    pr.rows[r++] = row_at(pts[k], Vec3::UnitZ());
+    pr.rows[r++] = row_at(pts[k], Vec3::UnitX());
+    pr.rows[r++] = row_at(pts[k], Vec3::UnitY());
+    pr.mu[k] = mu;
+  }
+  std::vector<Real> u(6);
+  for (int i = 0; i < 3; ++i) {
+    u[i] = v[i];
+    u[3 + i] = w[i];
+  }
+  pr.apply_J(u.data(), pr.v_free.data());
+  return pr;
+}
+
+// v = D lambda + v_f from Eigen's dense D (independent of the solver's assembly).
+std::vector<Real> velocity(const ConstraintProblem& pr, const std::vector<Real>& lambda) {
+  MatX D;
+  pr.dense_delassus(D);
+  const VecX v = D * Eigen::Map<const VecX>(lambda.data(), pr.num_rows()) +
+                 Eigen::Map<const VecX>(pr.v_free.data(), pr.num_rows());
+  return std::vector<Real>(v.data(), v.data() + v.size());
+}
+
+// Natural-map residual (MATH.md E.1): bilateral |v|, limits |lambda - max(0,
+// lambda - v)|, contacts |lambda - Pi_K(lambda - (v + Gamma(v)))|, infinity norm.
+double natural_map(const ConstraintProblem& pr, const std::vector<Real>& lambda, const std::vector<Real>& v) {
+  double r = 0;
+  for (int i = 0; i < pr.num_bilateral; ++i) r = std::max(r, std::abs(v[i]));
+  for (int i = pr.num_bilateral; i < pr.contact_offset(); ++i)
+    r = std::max(r, std::abs(lambda[i] - std::max(0.0, lambda[i] - v[i])));
+  for (int k = 0; k < pr.num_contacts; ++k) {
+    const int o = pr.contact_offset() + 3 * k;
+    const double mu = pr.mu[k];
+    double arg[3];
+    const double shift = mu * std::hypot(v[o + 1], v[o + 2]);
+    arg[0] = lambda[o] - (v[o] + shift);
+    arg[1] = lambda[o + 1] - v[o + 1];
+    arg[2] = lambda[o + 2] - v[o + 2];
+    cone::project_primal(mu, arg);
+    for (int j = 0; j < 3; ++j) r = std::max(r, std::abs(lambda[o + j] - arg[j]));
+  }
+  return r;
+}
+
+void check_vec(const std::vector<Real>& a, const Vec3& b, double tol) {
+  REQUIRE(a.size() >= 3);
+  for (int i = 0; i < 3; ++i) {
+    CAPTURE(i);
+    CHECK(std::abs(a[i] - b[i]) <= tol);
+  }
+}
+
+void check_close(const std::vector<Real>& a, const std::vector<Real>& b, double tol) {
+  REQUIRE(a.size() == b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    CAPTURE(i);
+    CHECK(std::abs(a[i] - b[i]) <= tol);
+  }
+}
+
+std::string throw_message(const PadmmOptions& o) {
+  try {
+    o.Validate();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Test law: de Saxce with a contact compliance c on every contact row.
+class SoftDeSaxce final : public ContactModel {
+ public:
+  explicit SoftDeSaxce(double c) : c_(c) {}
+  std::string name() const override { return "soft_desaxce"; }
+  bool is_convex() const override { return false; }
+  bool is_hard() const override { return false; }
+  void project_primal(const Real* mu, int nc, Real* x) const override { law_.project_primal(mu, nc, x); }
+  void project_dual(const Real* mu, int nc, Real* x) const override { law_.project_dual(mu, nc, x); }
+  void velocity_shift(const Real* mu, int nc, const Real* v, Real* s) const override {
+    law_.velocity_shift(mu, nc, v, s);
+  }
+  void contact_compliance(const Real*, int nc, Real* R) const override { std::fill(R, R + 3 * nc, c_); }
+  void bind_options(OptionSet&, const std::string&) override {}
+
+ private:
+  double c_;
+  DeSaxceModel law_;
+};
+
+}  // namespace
+
+TEST_CASE("padmm: separating contact keeps lambda = 0, v+ = v_f") {
+  const Vec3 vf(0.5, 0.3, -0.2);
+  const Result r = solve(particle(vf, 0.7));
+  CHECK(r.stats.status == SolveStatus::Converged);
+  check_vec(r.lambda, Vec3::Zero(), kAnswerTol);
+  check_vec(r.v, vf, kAnswerTol);
+}
+
+TEST_CASE("padmm: sticking contact stops the particle") {
+  const Result r = solve(particle(Vec3(-1, 0.1, 0), 1.0));
+  CHECK(r.stats.status == SolveStatus::Converged);
+  check_vec(r.lambda, Vec3(1, -0.1, 0), kAnswerTol);
+  check_vec(r.v, Vec3::Zero(), kAnswerTol);
+}
+
+TEST_CASE("padmm: sliding contact, friction opposes the slip at mu lambda_n") {
+  const Result r = solve(particle(Vec3(-1, 2, 0), 0.5));
+  CHECK(r.stats.status == SolveStatus::Converged);
+  check_vec(r.lambda, Vec3(1, -0.5, 0), kAnswerTol);
+  check_vec(r.v, Vec3(0, 1.5, 0), kAnswerTol);
+  // Slip along a diagonal: friction along -v_t/|v_t|.
+  const Result d = solve(particle(Vec3(-2, 3, 4), 0.2));
+  check_vec(d.lambda, Vec3(2, -0.4 * 0.6, -0.4 * 0.8), kAnswerTol);
+  check_vec(d.v, Vec3(0, 3 - 0.24, 4 - 0.32), kAnswerTol);
+}
+
+TEST_CASE("padmm: frictionless contact (mu = 0)") {
+  const Result r = solve(particle(Vec3(-1, 2, 0.5), 0.0));
+  CHECK(r.stats.status == SolveStatus::Converged);
+  check_vec(r.lambda, Vec3(1, 0, 0), kAnswerTol);
+  check_vec(r.v, Vec3(0, 2, 0.5), kAnswerTol);
+}
+
+TEST_CASE("padmm: dense and matrix-free Delassus paths agree") {
+  PadmmOptions dense, mf;
+  mf.delassus = PadmmOptions::kMatrixFree;
+  const ConstraintProblem problems[] = {particle(Vec3(-1, 0.1, 0), 1.0), particle(Vec3(-1, 2, 0), 0.5),
+                                        box(2, Vec3(0.3, -0.2, -1), Vec3(0.1, 0.5, -0.2), 0.4),
+                                        box(4, Vec3(0.05, 0, -1), Vec3(0, 0, 0.3), 0.8, 1, 1)};
+  for (const ConstraintProblem& pr : problems) {
+    const Result a = solve(pr, dense), b = solve(pr, mf);
+    CHECK(a.stats.status == SolveStatus::Converged);
+    CHECK(b.stats.status == SolveStatus::Converged);
+    if (pr.num_contacts < 4) check_close(a.lambda, b.lambda, 1e-6);  // 4 corners: lambda not unique
+    check_close(a.v, b.v, 1e-6);
+  }
+}
+
+TEST_CASE("padmm: warm start from the solution converges in fewer iterations") {
+  for (const ConstraintProblem& pr : {particle(Vec3(-1, 2, 0), 0.5), box(2, Vec3(0.3, -0.2, -1), Vec3(0.1, 0.5, -0.2), 0.4)}) {
+    const Result cold = solve(pr);
+    REQUIRE(cold.stats.status == SolveStatus::Converged);
+    WarmStart warm;
+    warm.valid = true;
+    warm.lambda = cold.lambda;
+    warm.v = cold.v;
+    const Result hot = solve(pr, {}, warm);
+    CHECK(hot.stats.status == SolveStatus::Converged);
+    CHECK(hot.stats.iterations < cold.stats.iterations);
+    check_close(hot.lambda, cold.lambda, kAnswerTol);
+    // Switched off, the warm start is ignored.
+    PadmmOptions off;
+    off.warm_start = false;
+    CHECK(solve(pr, off, warm).stats.iterations == cold.stats.iterations);
+  }
+}
+
+TEST_CASE("padmm: rigid box on two and four corners satisfies the natural map") {
+  struct Case {
+    int corners;
+    Vec3 v, w;
+    double mu;
+  };
+  const Case cases[] = {{2, Vec3(0.3, -0.2, -1), Vec3(0.1, 0.5, -0.2), 0.4},  // sliding and turning
+                        {2, Vec3(0.01, 0, -1), Vec3(0, 0, 0), 1.0},           // sticking
+                        {2, Vec3(0, 0, 0.5), Vec3(0.2, 0, 0), 0.5},           // lifting off
+                        {4, Vec3(0.05, 0, -1), Vec3(0, 0, 0.3), 0.8},         // resting on four (D singular)
+                        {4, Vec3(2, 1, -0.5), Vec3(0.3, -0.1, 1), 0.3}};
+  for (const Case& c : cases) {
+    CAPTURE(c.corners);
+    CAPTURE(c.mu);
+    const ConstraintProblem pr = box(c.corners, c.v, c.w, c.mu);
+    // Default tolerances 1e-6 bound r_p, r_d, r_c; the natural map is checked at 1e-6 with
+    // tolerances 1e-8 so the check does not sit on the stopping threshold.
+    PadmmOptions opt;
+    opt.tol_primal = opt.tol_dual = opt.tol_compl = 1e-8;
+    opt.max_iterations = 2000;
+    const Result r = solve(pr, opt);
+    CHECK(r.stats.status == SolveStatus::Converged);
+    const std::vector<Real> v = velocity(pr, r.lambda);
+    check_close(r.v, v, 1e-10);  // returned v+ = D lambda + v_f
+    CHECK(natural_map(pr, r.lambda, v) < 1e-6);
+    // With the default tolerances the answer is already close.
+    const Result d = solve(pr);
+    CHECK(d.stats.status == SolveStatus::Converged);
+    CHECK(natural_map(pr, d.lambda, velocity(pr, d.lambda)) < 1e-5);
+  }
+}
+
+TEST_CASE("padmm: limit rows are complementary") {
+  for (double vf : {-2.0, 1.0}) {
+    ConstraintProblem pr;
+    pr.resize(1, 0, 1, 0);
+    pr.inv_mass[0] = 1;
+    pr.inv_inertia_W[0] = Mat3::Identity();
+    pr.rows[0] = row_at(Vec3::Zero(), Vec3::UnitZ());
+    pr.v_free[0] = vf;
+    const Result r = solve(pr);
+    CHECK(r.stats.status == SolveStatus::Converged);
+    CHECK(std::abs(r.lambda[0] - std::max(0.0, -vf)) <= kAnswerTol);
+    CHECK(std::abs(r.v[0] - std::max(0.0, vf)) <= kAnswerTol);
+  }
+}
+
+TEST_CASE("padmm: bilateral rows reach v+ = 0, with and without compliance") {
+  // Particle hanging from a bilateral row (z), pushed up or pulled down:
+  // lambda = -v_f / D with D = 1 + R.
+  for (double R : {0.0, 0.25}) {
+    for (double vf : {-0.5, 0.7}) {
+      ConstraintProblem pr;
+      pr.resize(1, 1, 0, 0);
+      pr.inv_mass[0] = 1;
+      pr.inv_inertia_W[0] = Mat3::Identity();
+      pr.rows[0] = row_at(Vec3::Zero(), Vec3::UnitZ());
+      pr.v_free[0] = vf;
+      pr.compliance[0] = R;
+      const Result r = solve(pr);
+      CHECK(r.stats.status == SolveStatus::Converged);
+      CHECK(std::abs(r.lambda[0] + vf / (1 + R)) <= kAnswerTol);
+      CHECK(std::abs(r.v[0]) < kAnswerTol);
+    }
+  }
+}
+
+TEST_CASE("padmm: bilateral, limit and contact rows together") {
+  const ConstraintProblem pr = box(2, Vec3(0.4, -0.3, -1), Vec3(0.2, 0.1, 0.5), 0.5, 1, 1);
+  PadmmOptions opt;
+  opt.tol_primal = opt.tol_dual = opt.tol_compl = 1e-8;
+  opt.max_iterations = 2000;
+  for (int path : {PadmmOptions::kDense, PadmmOptions::kMatrixFree}) {
+    opt.delassus = path;
+    const Result r = solve(pr, opt);
+    CHECK(r.stats.status == SolveStatus::Converged);
+    CHECK(natural_map(pr, r.lambda, velocity(pr, r.lambda)) < 1e-6);
+  }
+}
+
+TEST_CASE("padmm: a soft law's contact compliance is added to D") {
+  // Sticking with compliance c: v+ = (1 + c) lambda + v_f = 0.
+  const double c = 0.5;
+  const SoftDeSaxce law(c);
+  const Result r = solve(particle(Vec3(-1, 0.1, 0), 1.0), {}, {}, &law);
+  CHECK(r.stats.status == SolveStatus::Converged);
+  check_vec(r.lambda, Vec3(1, -0.1, 0) / (1 + c), kAnswerTol);
+  check_vec(r.v, Vec3::Zero(), kAnswerTol);
+  PadmmOptions mf;
+  mf.delassus = PadmmOptions::kMatrixFree;
+  check_close(solve(particle(Vec3(-1, 0.1, 0), 1.0), mf, {}, &law).lambda, r.lambda, 1e-6);
+}
+
+TEST_CASE("padmm: statuses") {
+  SUBCASE("one iteration cannot converge") {
+    PadmmOptions opt;
+    opt.max_iterations = 1;
+    const Result r = solve(particle(Vec3(-1, 2, 0), 0.5), opt);
+    CHECK(r.stats.status == SolveStatus::MaxIterations);
+    CHECK(r.stats.iterations == 1);
+    CHECK(r.stats.residual_history.size() == 1);
+  }
+  SUBCASE("history records max(r_p, r_d, r_c) per iteration") {
+    const Result r = solve(particle(Vec3(-1, 2, 0), 0.5));
+    REQUIRE(static_cast<int>(r.stats.residual_history.size()) == r.stats.iterations);
+    CHECK(r.stats.residual_history.back() ==
+          std::max({r.stats.r_primal, r.stats.r_dual, r.stats.r_compl}));
+    CHECK(r.stats.r_primal <= 1e-6);
+    CHECK(r.stats.r_dual <= 1e-6);
+    CHECK(r.stats.r_compl <= 1e-6);
+  }
+  SUBCASE("NaN input is a numerical failure with zero output") {
+    for (int path : {PadmmOptions::kDense, PadmmOptions::kMatrixFree}) {
+      PadmmOptions opt;
+      opt.delassus = path;
+      const Result r = solve(particle(Vec3(-1, std::numeric_limits<double>::quiet_NaN(), 0), 0.5), opt);
+      CHECK(r.stats.status == SolveStatus::NumericalFailure);
+      for (double x : r.lambda) CHECK(x == 0);
+      for (double x : r.v) CHECK(x == 0);
+    }
+  }
+  SUBCASE("empty problem") {
+    ConstraintProblem pr;
+    pr.resize(0, 0, 0, 0);
+    const Result r = solve(pr);
+    CHECK(r.stats.status == SolveStatus::Converged);
+    CHECK(r.stats.iterations == 0);
+    CHECK(r.lambda.empty());
+  }
+  CHECK(std::string(to_string(SolveStatus::MaxIterations)) == "max_iterations");
+}
+
+TEST_CASE("padmm: options without acceleration, preconditioning, or with a balanced penalty still converge") {
+  const ConstraintProblem pr = box(2, Vec3(0.3, -0.2, -1), Vec3(0.1, 0.5, -0.2), 0.4);
+  const Result ref = solve(pr);
+  PadmmOptions a, b, c;
+  a.acceleration = false;
+  a.max_iterations = 2000;
+  b.preconditioning = false;
+  b.max_iterations = 2000;
+  c.balanced_penalty = true;
+  c.rho = 100;  // badly chosen on purpose
+  c.max_iterations = 2000;
+  for (const PadmmOptions& o : {a, b, c}) {
+    const Result r = solve(pr, o);
+    CHECK(r.stats.status == SolveStatus::Converged);
+    check_close(r.lambda, ref.lambda, kAnswerTol);
+  }
+  // Guards that the switches reach the iteration: each changes the iteration count.
+  PadmmOptions fixed = c;
+  fixed.balanced_penalty = false;
+  CHECK(solve(pr, c).stats.iterations != solve(pr, fixed).stats.iterations);
+  CHECK(solve(pr, a).stats.iterations != ref.stats.iterations);
+  CHECK(solve(pr, b).stats.iterations != ref.stats.iterations);
+}
+
+TEST_CASE("padmm: the workspace does not grow once it has seen the largest problem") {
+  PadmmSolver solver;
+  DeSaxceModel law;
+  auto ws = solver.make_workspace();
+  std::vector<Real> lambda, v;
+  SolveStats stats;
+  const ConstraintProblem big = box(4, Vec3(0.1, 0, -1), Vec3::Zero(), 0.5, 1, 1);
+  const ConstraintProblem small = particle(Vec3(-1, 2, 0), 0.5);
+  solver.solve(big, law, {}, *ws, lambda, v, stats);
+  auto& w = dynamic_cast<PadmmWorkspace&>(*ws);
+  const Real* before = w.factor.data();
+  const Real* x_before = w.x.data();
+  solver.solve(small, law, {}, *ws, lambda, v, stats);
+  solver.solve(big, law, {}, *ws, lambda, v, stats);
+  CHECK(w.factor.data() == before);
+  CHECK(w.x.data() == x_before);
+}
+
+TEST_CASE("padmm: option validation names the field") {
+  struct Bad {
+    const char* field;
+    void (*set)(PadmmOptions&);
+  };
+  const Bad bad[] = {{"max_iterations", [](PadmmOptions& o) { o.max_iterations = 0; }},
+                     {"tol_primal", [](PadmmOptions& o) { o.tol_primal = -1; }},
+                     {"tol_dual", [](PadmmOptions& o) { o.tol_dual = -1; }},
+                     {"tol_compl", [](PadmmOptions& o) { o.tol_compl = -1; }},
+                     {"eta", [](PadmmOptions& o) { o.eta = -1; }},
+                     {"rho", [](PadmmOptions& o) { o.rho = 0; }},
+                     {"restart_factor", [](PadmmOptions& o) { o.restart_factor = 1.5; }},
+                     {"warm_start_factor", [](PadmmOptions& o) { o.warm_start_factor = 2; }},
+                     {"delassus", [](PadmmOptions& o) { o.delassus = 7; }},
+                     {"cr_max_iterations", [](PadmmOptions& o) { o.cr_max_iterations = 0; }},
+                     {"cr_tolerance", [](PadmmOptions& o) { o.cr_tolerance = 0; }},
+                     {"penalty_interval", [](PadmmOptions& o) { o.penalty_interval = 0; }},
+                     {"penalty_ratio", [](PadmmOptions& o) { o.penalty_ratio = 0.5; }},
+                     {"penalty_factor", [](PadmmOptions& o) { o.penalty_factor = 1; }},
+                     {"rho_min", [](PadmmOptions& o) { o.rho_min = 0; }},
+                     {"rho_max", [](PadmmOptions& o) { o.rho_max = o.rho_min / 2; }}};
+  CHECK(throw_message(PadmmOptions{}).empty());
+  for (const Bad& b : bad) {
+    CAPTURE(b.field);
+    PadmmOptions o;
+    b.set(o);
+    const std::string msg = throw_message(o);
+    CHECK(msg.find(std::string("PadmmOptions.") + b.field + " ") != std::string::npos);
+  }
+  // solve() validates too.
+  PadmmOptions o;
+  o.rho = -1;
+  CHECK_THROWS_AS(solve(particle(Vec3(-1, 0, 0), 0.5), o), std::invalid_argument);
+}
+
+TEST_CASE("padmm: every option is bound under the prefix") {
+  PadmmSolver solver;
+  OptionSet set;
+  solver.bind_options(set, "padmm.");
+  for (const char* key : {"max_iterations", "tol_primal", "tol_dual", "tol_compl", "eta", "rho", "restart_factor",
+                          "acceleration", "warm_start", "warm_start_factor", "preconditioning", "delassus",
+                          "cr_max_iterations", "cr_tolerance", "balanced_penalty", "penalty_interval",
+                          "penalty_ratio", "penalty_factor", "rho_min", "rho_max"}) {
+    CAPTURE(key);
+    CHECK(set.has(std::string("padmm.") + key));
+  }
+  set.set("padmm.delassus", "matrix_free");
+  set.set("padmm.rho", "2.5");
+  set.set_assignment("padmm.acceleration=off");
+  CHECK(solver.options.delassus == PadmmOptions::kMatrixFree);
+  CHECK(solver.options.rho == 2.5);
+  CHECK_FALSE(solver.options.acceleration);
+  CHECK_THROWS_AS(set.set("padmm.max_iterations", "0"), std::invalid_argument);
+  CHECK_THROWS_AS(set.set("padmm.delassus", "sparse"), std::invalid_argument);
+}
+
+TEST_CASE("padmm: CPU batch iteration reproduces PadmmSolver's dense path") {
+  std::mt19937_64 rng(42);
+  std::uniform_real_distribution<double> U(-1, 1), mu_dist(0, 1.5);
+  std::vector<ConstraintProblem> problems;
+  for (int i = 0; i < 12; ++i) {
+    const double mu = i % 5 == 0 ? 0.0 : mu_dist(rng);
+    if (i % 3 == 0) problems.push_back(particle(Vec3(U(rng), 2 * U(rng), 2 * U(rng)), mu));
+    else problems.push_back(box(1 + i % 4, Vec3(U(rng), U(rng), U(rng) - 0.5), Vec3(U(rng), U(rng), U(rng)), mu,
+                                i % 4 == 1 ? 1 : 0, i % 4 == 2 ? 1 : 0));
+  }
+  problems.push_back(particle(Vec3(-1, 2, 0), 0.5));
+  int max_rows = 0, max_contacts = 0;
+  for (const auto& pr : problems) {
+    max_rows = std::max(max_rows, pr.num_rows());
+    max_contacts = std::max(max_contacts, pr.num_contacts);
+  }
+  const PadmmOptions opt;
+  BatchPadmmState state;
+  state.resize(static_cast<int>(problems.size()), max_rows, max_contacts);
+  for (size_t w = 0; w < problems.size(); ++w) REQUIRE(batch_padmm_load(state, static_cast<int>(w), problems[w], opt));
+  for (int it = 0; it < opt.max_iterations && !batch_padmm_done(state); it += 7) cpu_padmm_iterate(state, 7);
+  for (size_t w = 0; w < problems.size(); ++w) {
+    CAPTURE(w);
+    const Result ref = solve(problems[w], opt);
+    std::vector<Real> lambda, v;
+    batch_padmm_solution(state, static_cast<int>(w), lambda, v);
+    CHECK(state.iteration[w] == ref.stats.iterations);
+    CHECK(state.flag[w] == (ref.stats.status == SolveStatus::Converged ? padmm::kConverged : padmm::kRunning));
+    CHECK(std::abs(state.r_primal[w] - ref.stats.r_primal) <= 1e-12);
+    for (size_t i = 0; i < lambda.size(); ++i) CHECK(std::abs(lambda[i] - ref.lambda[i]) <= 1e-12 * (1 + std::abs(ref.lambda[i])));
+    // v = z/P - Gamma(z/P) agrees with the solver's D lambda + v_f to the tolerance.
+    if (ref.stats.status == SolveStatus::Converged) check_close(v, ref.v, kAnswerTol);
+  }
+  // A converged world is skipped: more iterations change nothing.
+  const std::vector<double> y = state.y;
+  const std::vector<int> iters = state.iteration;
+  cpu_padmm_iterate(state, 3);
+  for (size_t w = 0; w < problems.size(); ++w)
+    if (state.flag[w] != padmm::kRunning) CHECK(state.iteration[w] == iters[w]);
+  CHECK(state.y == y);
+}
