@@ -226,8 +226,8 @@ int collide_box_cylinder(const Geom& box, const GeomPose& pb, const Geom& cyl, c
   }
 
   // The axis against the box, as a capsule would be: the side against an
-  // edge or corner when the closest box point lies square to the axis (exact
-  // there), and the one contact of a cylinder piercing a plate, where no rim
+  // edge or corner when the closest box point lies square to the axis inside
+  // the axial range (exact there), and the one contact of a cylinder piercing a plate, where no rim
   // point and no box feature lies inside the other shape.
   const Segment axis = axis_segment(py, cy.h);
   {
@@ -235,8 +235,9 @@ int collide_box_cylinder(const Geom& box, const GeomPose& pb, const Geom& cyl, c
     const Vec3 c_W = axis.at(t);
     PointQuery q = point_box(c_W, pb, half);
     if (q.dist < 0) q = face_exit_box(c_W, pb, half, ref_W);
-    const Real al = std::abs(q.normal_W.dot(cy.axis_W));
-    if (q.dist < 0 || al < kFlatSin) {
+    // Outside the box, only an interior minimiser has its normal square to
+    // the axis (stationarity), i.e. touches the side and not beyond a cap.
+    if (q.dist < 0 || (t > 0 && t < 1)) {
       const Real reach = cylinder_support_radius(cy.axis_W, cy.r, 0, q.normal_W);  // cross-section along n
       set.add(0.5 * (q.surface_W + c_W - reach * q.normal_W), q.normal_W, q.dist - reach, ctx.margin);
     }

@@ -377,8 +377,12 @@ TEST_CASE("padmm: statuses") {
 
 TEST_CASE("padmm: options without acceleration, preconditioning, or with a balanced penalty still converge") {
   const ConstraintProblem pr = box(2, Vec3(0.3, -0.2, -1), Vec3(0.1, 0.5, -0.2), 0.4);
-  const Result ref = solve(pr);
-  PadmmOptions a, b, c;
+  // Reference: a fixed penalty (the default balances it), so that each switch
+  // below is compared against the plain algorithm.
+  PadmmOptions plain;
+  plain.balanced_penalty = false;
+  const Result ref = solve(pr, plain);
+  PadmmOptions a = plain, b = plain, c = plain;
   a.acceleration = false;
   a.max_iterations = 2000;
   b.preconditioning = false;
@@ -489,7 +493,8 @@ TEST_CASE("padmm: CPU batch iteration reproduces PadmmSolver's dense path") {
     max_rows = std::max(max_rows, pr.num_rows());
     max_contacts = std::max(max_contacts, pr.num_contacts);
   }
-  const PadmmOptions opt;
+  PadmmOptions opt;
+  opt.balanced_penalty = false;  // the batch path runs a fixed penalty
   BatchPadmmState state;
   state.resize(static_cast<int>(problems.size()), max_rows, max_contacts);
   for (size_t w = 0; w < problems.size(); ++w) REQUIRE(batch_padmm_load(state, static_cast<int>(w), problems[w], opt));
