@@ -14,6 +14,7 @@
 
 #include "apps/output_file.hpp"
 #include "apps/progress.hpp"
+#include "core/metrics.hpp"
 #include "core/simulation.hpp"
 #include "scenes/mjcf.hpp"
 #include "scenes/scene_library.hpp"
@@ -129,7 +130,7 @@ int run_command(const RunRequest& rq) {
     }
     if (stats) {
       *stats << "step,time,contacts,iterations,converged,r_primal,r_dual,r_compl,r_vi,max_penetration,"
-                "joint_violation,wall_time_s\n"
+                "joint_violation,energy,wall_time_s\n"
              << std::setprecision(9);
     }
     auto write_state = [&]() {
@@ -173,7 +174,8 @@ int run_command(const RunRequest& rq) {
       if (stats) {
         *stats << sim.data().step << ',' << sim.data().time << ',' << mt.num_contacts << ',' << mt.iterations << ','
                << (mt.converged ? 1 : 0) << ',' << mt.r_primal << ',' << mt.r_dual << ',' << mt.r_compl << ','
-               << mt.r_vi << ',' << mt.max_penetration << ',' << mt.joint_violation << ',' << dt_wall << '\n';
+               << mt.r_vi << ',' << mt.max_penetration << ',' << mt.joint_violation << ',' << mechanical_energy(m, sim.data()) << ',' << dt_wall
+               << '\n';
       }
       progress.update(s + 1);
     }

@@ -97,8 +97,7 @@ void VelocityScheme::bind_options(OptionSet& set, const std::string& prefix) {
   set.add(prefix + "gyroscopic", &options.gyroscopic, "explicit gyroscopic torque");
 }
 
-void VelocityScheme::step(const Model& model, Data& data, const ContactModel& law, const Solver& solver,
-                          Real h) const {
+void VelocityScheme::prepare(const Model& model, Data& data, Real h) const {
   detect_contacts(model, data, options.contact_margin);
   compute_free_velocity(model, data, h, options.gyroscopic);
   RowBiasOptions bias;
@@ -107,16 +106,24 @@ void VelocityScheme::step(const Model& model, Data& data, const ContactModel& la
   bias.contact_baumgarte = options.contact_baumgarte;
   bias.contact_slop = options.contact_slop;
   bias.restitution_override = options.restitution;
-  const Real violation = assemble_problem(model, data, h, bias);
+  data.metrics.joint_violation = assemble_problem(model, data, h, bias);
 
   if (options.warm_start) {
     fill_warm_start(data, options.warm_start_radius, data.warm);
   } else {
     data.warm.valid = false;
   }
+}
+
+void VelocityScheme::step(const Model& model, Data& data, const ContactModel& law, const Solver& solver,
+                          Real h) const {
+  prepare(model, data, h);
   if (!data.solver_workspace) data.solver_workspace = solver.make_workspace();
   solver.solve(data.problem, law, data.warm, *data.solver_workspace, data.lambda, data.v_plus, data.solve_stats);
+  finish(model, data, law, h);
+}
 
+void VelocityScheme::finish(const Model& model, Data& data, const ContactModel& law, Real h) const {
   // u+ = u_free + M^-1 J^T lambda, then the semi-implicit Euler position update.
   const ConstraintProblem& p = data.problem;
   std::vector<Real>& du = data.scratch6;
@@ -137,7 +144,7 @@ void VelocityScheme::step(const Model& model, Data& data, const ContactModel& la
   constraint_residuals(p, law, data.lambda, data.v_plus, m);
   m.max_penetration = 0;
   for (const Contact& c : data.contacts) m.max_penetration = std::max(m.max_penetration, -c.gap);
-  m.joint_violation = violation;
+  // m.joint_violation was set by prepare (it is measured at q-).
   m.iterations = data.solve_stats.iterations;
   m.converged = data.solve_stats.status == SolveStatus::Converged;
   m.num_contacts = p.num_contacts;

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/kinematics.hpp"
+#include "core/metrics.hpp"
 #include "scenes/mjcf.hpp"
 #include "scenes/scene_library.hpp"
 
@@ -63,19 +64,6 @@ ValidationQuantity compare(const std::string& name, double measured, double refe
 }
 ValidationQuantity bound(const std::string& name, double measured, double limit, const std::string& unit) {
   return {name, measured, limit, measured, limit, unit};
-}
-
-// Total mechanical energy (kinetic + potential) of all moving bodies.
-double mechanical_energy(const Model& m, const Data& d) {
-  double e = 0;
-  for (int b = 0; b < m.num_bodies(); ++b) {
-    const Body& body = m.bodies[b];
-    if (body.fixed) continue;
-    const Mat3 R = d.q_WB[b].toRotationMatrix();
-    const Vec3 Iw = R * body.inertia_B * R.transpose() * d.w_W[b];
-    e += 0.5 * body.mass * d.v_W[b].squaredNorm() + 0.5 * d.w_W[b].dot(Iw) - body.mass * m.options.gravity.dot(d.x_W[b]);
-  }
-  return e;
 }
 
 }  // namespace
