@@ -30,6 +30,10 @@ class ContactModel {
   // Diagonal compliance added to contact rows (3*nc entries); zero for hard laws.
   virtual void contact_compliance(const Real* mu, int nc, Real* R) const = 0;
 
+  // Fraction of a penetration removed per step by the normal bias. Laws with
+  // their own gap recovery (CCP's eta) override it; others keep the scheme's.
+  virtual Real penetration_recovery(Real scheme_default) const { return scheme_default; }
+
   // Binds this model's options under `prefix` (e.g. "contact.").
   virtual void bind_options(OptionSet& set, const std::string& prefix) = 0;
 };

@@ -27,6 +27,7 @@
 #include "core/model.hpp"
 #include "core/options.hpp"
 #include "core/simulation.hpp"
+#include "solvers/batch_padmm_cpu.hpp"
 #include "solvers/batch_padmm_state.hpp"
 
 namespace contactlab {
@@ -137,6 +138,7 @@ class Batch {
   const VelocityScheme* velocity_ = nullptr;  // scheme_ as its phases (batched_padmm)
   const PadmmSolver* padmm_ = nullptr;        // solver_ when it is padmm
   BatchPadmmState padmm_state_;              // batched_padmm: all worlds' iterations
+  BatchPadmmLoadScratch load_scratch_;       // batched_padmm: host buffers of the serial loads
   std::unique_ptr<WorkerPool> pool_;
 };
 

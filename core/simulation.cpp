@@ -22,36 +22,34 @@ Simulation::Simulation(Model model, const PartChoice& parts)
   reset();
 }
 
-void Simulation::set_option(const std::string& kv) {
+void apply_setting(Model& model, OptionSet& options, const std::string& kv) {
   const auto eq = kv.find('=');
   if (eq == std::string::npos || eq == 0) throw std::invalid_argument("bad --set '" + kv + "': expected KEY=VALUE");
   std::string key = kv.substr(0, eq);
   const std::string value = kv.substr(eq + 1);
   if (key.rfind("model.", 0) == 0) key = "contact." + key.substr(6);
   if (key.rfind("body.", 0) == 0 || key.rfind("geom.", 0) == 0) {
-    apply_model_override(model_, key, value);
-    model_.validate();
+    apply_model_override(model, key, value);
+    model.validate();
     return;
   }
-  options_.set(key, value);
+  options.set(key, value);
 }
+
+const Keyframe* initial_keyframe(const Model& model, const std::string& name) {
+  if (name.empty()) return model.keyframes.empty() ? nullptr : &model.keyframes.front();
+  for (const Keyframe& k : model.keyframes)
+    if (k.name == name) return &k;
+  std::string known;
+  for (const Keyframe& k : model.keyframes) known += (known.empty() ? "" : ", ") + k.name;
+  throw std::invalid_argument("unknown keyframe '" + name + "' (model has: " + (known.empty() ? "none" : known) + ")");
+}
+
+void Simulation::set_option(const std::string& kv) { apply_setting(model_, options_, kv); }
 
 void Simulation::reset(const std::string& keyframe) {
   data_.init(model_);
-  const Keyframe* key = nullptr;
-  if (!keyframe.empty()) {
-    for (const Keyframe& k : model_.keyframes)
-      if (k.name == keyframe) key = &k;
-    if (!key) {
-      std::string known;
-      for (const Keyframe& k : model_.keyframes) known += (known.empty() ? "" : ", ") + k.name;
-      throw std::invalid_argument("unknown keyframe '" + keyframe + "' (model has: " +
-                                  (known.empty() ? "none" : known) + ")");
-    }
-  } else if (!model_.keyframes.empty()) {
-    key = &model_.keyframes.front();
-  }
-  if (key) set_generalized_state(model_, key->qpos, key->qvel, data_);
+  if (const Keyframe* key = initial_keyframe(model_, keyframe)) set_generalized_state(model_, key->qpos, key->qvel, data_);
   apply_scheduled_controls();
 }
 

@@ -19,6 +19,15 @@ struct PartChoice {
   std::string scheme = "velocity";
 };
 
+// `--set KEY=VALUE` shared by Simulation and Batch: body.NAME.mass and
+// geom.NAME.friction change the model; everything else goes to the parts'
+// options (model.* is an alias of contact.*). Throws naming the key.
+void apply_setting(Model& model, OptionSet& options, const std::string& key_equals_value);
+
+// The keyframe a run starts from: the named one (throws listing the known ones
+// if absent), else the model's first, else nullptr (qpos0 at rest).
+const Keyframe* initial_keyframe(const Model& model, const std::string& name);
+
 class Simulation {
  public:
   // Throws std::invalid_argument for unknown parts or a refused combination.

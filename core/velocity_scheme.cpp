@@ -97,13 +97,13 @@ void VelocityScheme::bind_options(OptionSet& set, const std::string& prefix) {
   set.add(prefix + "gyroscopic", &options.gyroscopic, "explicit gyroscopic torque");
 }
 
-void VelocityScheme::prepare(const Model& model, Data& data, Real h) const {
+void VelocityScheme::prepare(const Model& model, Data& data, const ContactModel& law, Real h) const {
   detect_contacts(model, data, options.contact_margin);
   compute_free_velocity(model, data, h, options.gyroscopic);
   RowBiasOptions bias;
   bias.baumgarte = options.baumgarte;
   bias.limit_baumgarte = options.limit_baumgarte;
-  bias.contact_baumgarte = options.contact_baumgarte;
+  bias.contact_baumgarte = law.penetration_recovery(options.contact_baumgarte);
   bias.contact_slop = options.contact_slop;
   bias.restitution_override = options.restitution;
   data.metrics.joint_violation = assemble_problem(model, data, h, bias);
@@ -117,7 +117,7 @@ void VelocityScheme::prepare(const Model& model, Data& data, Real h) const {
 
 void VelocityScheme::step(const Model& model, Data& data, const ContactModel& law, const Solver& solver,
                           Real h) const {
-  prepare(model, data, h);
+  prepare(model, data, law, h);
   if (!data.solver_workspace) data.solver_workspace = solver.make_workspace();
   solver.solve(data.problem, law, data.warm, *data.solver_workspace, data.lambda, data.v_plus, data.solve_stats);
   finish(model, data, law, h);

@@ -44,7 +44,7 @@ class VelocityScheme final : public Scheme {
   // Collision, free velocity, assembly of data.problem and the warm start in
   // data.warm (invalid when scheme.warm_start is off). Also writes
   // data.metrics.joint_violation (the residual at q-).
-  void prepare(const Model& model, Data& data, Real h) const;
+  void prepare(const Model& model, Data& data, const ContactModel& law, Real h) const;
   // Given data.lambda, data.v_plus and data.solve_stats for data.problem:
   // u+ = u_free + M^-1 J^T lambda, positions, time and step, the other
   // metrics and the contact cache for the next warm start.

@@ -21,7 +21,9 @@ void batch_padmm_set_params(BatchPadmmState& state, const PadmmOptions& options)
 }
 
 bool batch_padmm_load(BatchPadmmState& state, int world, const ConstraintProblem& problem, const PadmmOptions& options,
-                      const WarmStart* warm) {
+                      const WarmStart* warm, BatchPadmmLoadScratch* scratch) {
+  BatchPadmmLoadScratch local;
+  BatchPadmmLoadScratch& buf = scratch ? *scratch : local;
   options.Validate();
   if (options.balanced_penalty) throw std::invalid_argument("batch padmm: balanced_penalty is not supported");
   if (world < 0 || world >= state.num_worlds) throw std::invalid_argument("batch padmm: world index out of range");
@@ -36,8 +38,13 @@ bool batch_padmm_load(BatchPadmmState& state, int world, const ConstraintProblem
   std::copy(problem.mu.begin(), problem.mu.end(), state.mu.begin() + static_cast<size_t>(world) * state.max_contacts);
 
   // Same operator, scale and factor as PadmmSolver's dense path.
-  std::vector<Real> D(static_cast<size_t>(m) * m), unit(m), s6(6 * std::max(problem.num_bodies, 1)), diag(m);
-  padmm_assemble_delassus(problem, nullptr, D.data(), unit.data(), s6.data());
+  std::vector<Real>& D = buf.D;
+  std::vector<Real>& diag = buf.diag;
+  D.resize(static_cast<size_t>(m) * m);
+  buf.unit.resize(m);
+  buf.s6.resize(6 * std::max(problem.num_bodies, 1));
+  diag.resize(m);
+  padmm_assemble_delassus(problem, nullptr, D.data(), buf.unit.data(), buf.s6.data());
   for (int i = 0; i < m; ++i) diag[i] = D[static_cast<size_t>(i) * m + i];
   padmm::World<double> w = state.world(world);
   double* p = state.p.data() + static_cast<size_t>(world) * state.max_rows;
@@ -52,7 +59,8 @@ bool batch_padmm_load(BatchPadmmState& state, int world, const ConstraintProblem
   const bool use_warm = warm && options.warm_start && warm->valid && static_cast<int>(warm->lambda.size()) == m &&
                         static_cast<int>(warm->v.size()) == m;
   if (use_warm) {
-    std::vector<Real> shift(3 * nc);
+    std::vector<Real>& shift = buf.shift;
+    shift.resize(3 * nc);
     for (int k = 0; k < nc; ++k) cone::desaxce_shift(problem.mu[k], warm->v.data() + off + 3 * k, shift.data() + 3 * k);
     padmm::init_state(w, s, warm->lambda.data(), warm->v.data(), shift.data(), options.warm_start_factor);
   } else {

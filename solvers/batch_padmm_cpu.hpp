@@ -23,8 +23,13 @@ void batch_padmm_set_params(BatchPadmmState& state, const PadmmOptions& options)
 // the x-update is always dense. Throws std::invalid_argument if the problem
 // does not fit the slot; returns false if the factorisation fails (the world's
 // flag is then padmm::kFailed).
+// `scratch` keeps the load's host buffers between calls (grow-only), so a
+// warm batch loads without allocating; one per thread if loads run in parallel.
+struct BatchPadmmLoadScratch {
+  std::vector<Real> D, unit, s6, diag, shift;
+};
 bool batch_padmm_load(BatchPadmmState& state, int world, const ConstraintProblem& problem, const PadmmOptions& options,
-                      const WarmStart* warm = nullptr);
+                      const WarmStart* warm = nullptr, BatchPadmmLoadScratch* scratch = nullptr);
 
 // `iterations` PADMM iterations of every world whose flag is kRunning.
 void cpu_padmm_iterate(BatchPadmmState& state, int iterations = 1);
