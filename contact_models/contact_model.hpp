@@ -30,6 +30,22 @@ class ContactModel {
   // Diagonal compliance added to contact rows (3*nc entries); zero for hard laws.
   virtual void contact_compliance(const Real* mu, int nc, Real* R) const = 0;
 
+  // Non-smooth residual form, for Newton-type solvers (MATH.md B.1). A law that
+  // has one returns true and, for every contact k, the residual r_k (3 rows,
+  // zero iff the law holds) of the impulse lambda_k and the velocity v_k, with
+  // its generalised derivative in diagonal form: a = dr/dv, c = dr/dlambda
+  // (nonlinear weights such as the friction compliance W are frozen at the
+  // given point, which keeps the Newton matrix symmetric). `scale` gives per
+  // contact (D_nn, mean tangential D) to make velocity and impulse commensurate.
+  // `weight` receives per-row weights of the merit |weight ∘ r|^2 that solvers
+  // use to judge iterates (rows that cannot vanish where the law holds get 0).
+  virtual bool has_ncp_residual() const { return false; }
+  virtual void ncp_residual(const Real* /*mu*/, int /*nc*/, const Real* /*lambda*/, const Real* /*v*/,
+                            const Real* /*scale*/, Real* /*r*/, Real* /*a*/, Real* /*c*/, Real* /*weight*/) const {}
+  // Returns impulses to the admissible set after a Newton update (lambda_n >= 0,
+  // |lambda_t| <= mu lambda_n by a radial clamp).
+  virtual void safeguard(const Real* mu, int nc, Real* lambda) const { project_primal(mu, nc, lambda); }
+
   // Fraction of a penetration removed per step by the normal bias. Laws with
   // their own gap recovery (CCP's eta) override it; others keep the scheme's.
   virtual Real penetration_recovery(Real scheme_default) const { return scheme_default; }

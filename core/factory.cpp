@@ -4,8 +4,11 @@
 #include <stdexcept>
 
 #include "contact_models/desaxce.hpp"
+#include "contact_models/fischer_burmeister.hpp"
 #include "core/velocity_scheme.hpp"
+#include "solvers/nonsmooth_newton.hpp"
 #include "solvers/padmm.hpp"
+#include "solvers/pgs.hpp"
 
 namespace contactlab {
 
@@ -21,6 +24,8 @@ const std::vector<Entry<ContactModel>>& contact_models() {
   static const std::vector<Entry<ContactModel>> table = {
       {{"desaxce", "hard Coulomb friction as a second-order-cone complementarity with the de Saxce shift"},
        [] { return std::make_unique<DeSaxceModel>(); }},
+      {{"fischer_burmeister", "Ostrich: Fischer-Burmeister NCP normal, maximal-dissipation friction with weight W"},
+       [] { return std::make_unique<FischerBurmeisterModel>(); }},
   };
   return table;
 }
@@ -29,6 +34,10 @@ const std::vector<Entry<Solver>>& solvers() {
   static const std::vector<Entry<Solver>> table = {
       {{"padmm", "proximal ADMM on the dual (Kamino): accelerated, warm-started, preconditioned"},
        [] { return std::make_unique<PadmmSolver>(); }},
+      {{"newton", "Ostrich: non-smooth Newton, Schur complement by matrix-free PCR, best iterate"},
+       [] { return std::make_unique<NonsmoothNewtonSolver>(); }},
+      {{"pgs", "projected Gauss-Seidel on the dual: matrix-free sweeps on body velocities, the classic baseline"},
+       [] { return std::make_unique<PgsSolver>(); }},
   };
   return table;
 }

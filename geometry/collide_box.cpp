@@ -93,12 +93,6 @@ Vec3 box_corner(const BoxFrame& b, Real s0, Real s1, Real s2) {
   return b.c_W + s0 * b.half(0) * b.R.col(0) + s1 * b.half(1) * b.R.col(1) + s2 * b.half(2) * b.R.col(2);
 }
 
-// Projection radius of the box on a unit axis.
-Real box_radius(const BoxFrame& b, const Vec3& L) {
-  return b.half(0) * std::abs(b.R.col(0).dot(L)) + b.half(1) * std::abs(b.R.col(1).dot(L)) +
-         b.half(2) * std::abs(b.R.col(2).dot(L));
-}
-
 // Face contact: reference face `axis` of box `ref` (the outward side facing
 // `inc`), incident face of `inc` clipped to it. Candidate normals point from
 // ref to inc, negated when `ref_is_second`.
@@ -155,7 +149,9 @@ int collide_box_box(const Geom& b1, const GeomPose& p1, const Geom& b2, const Ge
   const BoxFrame A{p1.pos_W, p1.R_WG, b1.size};
   const BoxFrame B{p2.pos_W, p2.R_WG, b2.size};
   const Vec3 d_W = B.c_W - A.c_W;
-  auto separation = [&](const Vec3& L) { return std::abs(d_W.dot(L)) - box_radius(A, L) - box_radius(B, L); };
+  auto separation = [&](const Vec3& L) {
+    return std::abs(d_W.dot(L)) - box_support_radius(A.R, A.half, L) - box_support_radius(B.R, B.half, L);
+  };
 
   // Separation along an axis is a lower bound on the distance: an axis with
   // separation >= margin proves there is no contact.

@@ -35,7 +35,7 @@ Vec3 rim_sample(const CylFrame& c, Real cap, Real theta) {
 // other shape) over the arc between the neighbours of the best sample: a rim
 // crossing an edge or a curved side between two samples is found too.
 template <class Dist, class Add>
-void add_rim_points(const CylFrame& c, const Dist& dist, const Add& add) {
+void add_rim_points(const CylFrame& c, Real margin, const Dist& dist, const Add& add) {
   const Real step = 2 * kPi / kRimSamples;
   for (int cap = -1; cap <= 1; cap += 2) {
     int best = 0;
@@ -46,6 +46,9 @@ void add_rim_points(const CylFrame& c, const Dist& dist, const Add& add) {
       const Real d = dist(p_W);
       if (d < best_d) { best_d = d; best = k; }
     }
+    // The distance is 1-Lipschitz: nothing on the arc (chord < r step) can be
+    // within the margin if the best sample is that much beyond it.
+    if (best_d >= margin + c.r * step) continue;
     const Real theta0 = step * (best - 1);
     const Real s = minimize_convex_01([&](Real u) { return dist(rim_sample(c, cap, theta0 + 2 * step * u)); });
     add(rim_sample(c, cap, theta0 + 2 * step * s));
@@ -157,50 +160,73 @@ int collide_capsule_cylinder(const Geom& cap, const GeomPose& pc, const Geom& cy
 //       minimising the signed distance along it (an edge crossing under the
 //       side, or passing through the cylinder);
 //  3. the axis segment's closest (or deepest) point to the box, as for a
-//     capsule: exact for the side against an edge or corner, and the fallback
-//     for a cylinder piercing a plate (depth to the reference face plus the
-//     cross-section's reach, an estimate).
-// Points that penetrate take their depth and normal from the one face of the
-// other shape facing the pair's reference direction (the box face axis or
-// cylinder axis of least overlap), not from their own nearest face, so one
-// manifold does not mix a sideways normal from a point near an edge.
-// Approximate: the rim search is local (one arc per cap, next to the best
-// sample), so of two separate rim crossings on one cap only the deeper is
-// refined (the other keeps the sample error, up to r (1 - cos(pi/8)) ~ 0.08 r);
-// depths of penetrating points are measured to the reference face. At most 4
-// points are kept: the deepest and the most spread.
+//     capsule: exact for the side against an edge or corner, and the one
+//     contact of a cylinder piercing a plate (depth estimated as below).
+// Reference direction: of the box face axes, the cylinder axis and the line
+// from the box to the nearest axis point, the one of least overlap, as in a
+// separating-axis test. A sample that penetrates the other shape is measured
+// to that shape's support plane along the reference (slab_query), so the
+// manifold shares one normal and no depth exceeds that least overlap;
+// samples outside keep their exact signed distance.
+// Approximate: the depths of penetrating samples (exact when the reference is
+// the face or the side the sample is pushed out of, e.g. a cap on a face or a
+// wheel on a face or an edge); the rim search is local (one arc per cap, next
+// to the best sample), so of two separate rim crossings on one cap only the
+// deeper is refined (the other keeps the sample error, up to
+// r (1 - cos(pi/8)) ~ 0.08 r). At most 4 points are kept: the deepest and the
+// most spread.
 int collide_box_cylinder(const Geom& box, const GeomPose& pb, const Geom& cyl, const GeomPose& py,
                          const PairContext& ctx) {
   const CylFrame cy = cyl_frame(cyl, py);
   const Vec3& half = box.size;
   const Mat3& Rb = pb.R_WG;
-  // Reference direction (box to cylinder): of the box face axes and the
-  // cylinder axis, the one of least overlap (separating-axis style).
+  // Bounding spheres first: most pairs the broad phase passes are apart.
+  if ((cy.c_W - pb.pos_W).norm() >= half.norm() + std::hypot(cy.r, cy.h) + ctx.margin) return 0;
+  // The axis point closest to (or deepest in) the box, as for a capsule.
+  const Segment axis = axis_segment(py, cy.h);
+  const Real t_axis = minimize_convex_01([&](Real s) { return point_box(axis.at(s), pb, half).dist; });
+  const Vec3 axis_pt_W = axis.at(t_axis);
+  const PointQuery axis_q = point_box(axis_pt_W, pb, half);
+
+  // Reference direction (box to cylinder): of the box face axes, the cylinder
+  // axis and the line from the box to the nearest axis point (side against an
+  // edge or corner), the one of least overlap (separating-axis style).
   const Vec3 d_W = cy.c_W - pb.pos_W;
+  auto overlap_along = [&](const Vec3& L) {
+    return box_support_radius(Rb, half, L) + cylinder_support_radius(cy.axis_W, cy.r, cy.h, L) -
+           std::abs(d_W.dot(L));
+  };
   Vec3 ref_W = cy.axis_W;
-  Real best_overlap = box_support_radius(Rb, half, ref_W) + cy.h - std::abs(d_W.dot(ref_W));
-  for (int i = 0; i < 3; ++i) {
-    const Vec3 L = Rb.col(i);
-    const Real overlap = half(i) + cylinder_support_radius(cy.axis_W, cy.r, cy.h, L) - std::abs(d_W.dot(L));
+  Real best_overlap = overlap_along(ref_W);
+  for (int i = 0; i < 4; ++i) {
+    const Vec3 L = i < 3 ? Vec3(Rb.col(i)) : axis_q.normal_W;
+    if (i == 3 && !(axis_q.dist > 0)) break;  // axis inside the box: no such line
+    const Real overlap = overlap_along(L);
     if (overlap < best_overlap) { best_overlap = overlap; ref_W = L; }
   }
+  // Apart by at least the margin along some axis: no contact.
+  if (best_overlap <= -ctx.margin) return 0;
   if (ref_W.dot(d_W) < 0) ref_W = -ref_W;
+  // Support planes along the reference: the box's top towards the cylinder,
+  // the cylinder's bottom towards the box (see slab_query).
+  const Real box_top = ref_W.dot(pb.pos_W) + box_support_radius(Rb, half, ref_W);
+  const Real cyl_bottom = -ref_W.dot(cy.c_W) + cylinder_support_radius(cy.axis_W, cy.r, cy.h, ref_W);
   CandidateSet set;
   // Cylinder point against the box: normal from the box (first) outward.
   auto add_cyl_point = [&](const Vec3& p_W) {
     PointQuery q = point_box(p_W, pb, half);
-    if (q.dist < 0) q = face_exit_box(p_W, pb, half, ref_W);
+    if (q.dist < 0) q = slab_query(p_W, ref_W, box_top);
     set.add(0.5 * (p_W + q.surface_W), q.normal_W, q.dist, ctx.margin);
   };
   // Box point against the cylinder: normal from the box towards the cylinder,
   // i.e. against the cylinder's outward normal.
   auto add_box_point = [&](const Vec3& p_W) {
     PointQuery q = point_cylinder(p_W, py, cy.r, cy.h);
-    if (q.dist < 0) q = face_exit_cylinder(p_W, py, cy.r, cy.h, -ref_W);
+    if (q.dist < 0) q = slab_query(p_W, -ref_W, cyl_bottom);
     set.add(0.5 * (p_W + q.surface_W), -q.normal_W, q.dist, ctx.margin);
   };
 
-  add_rim_points(cy, [&](const Vec3& p_W) { return point_box(p_W, pb, half).dist; }, add_cyl_point);
+  add_rim_points(cy, ctx.margin, [&](const Vec3& p_W) { return point_box(p_W, pb, half).dist; }, add_cyl_point);
   for (int face = 0; face < 6; ++face) {
     const int ax = face / 2;
     const Vec3 w_W = (face % 2 == 0 ? 1 : -1) * Rb.col(ax);  // outward face normal
@@ -225,21 +251,19 @@ int collide_box_cylinder(const Geom& box, const GeomPose& pb, const Geom& cyl, c
     }
   }
 
-  // The axis against the box, as a capsule would be: the side against an
-  // edge or corner when the closest box point lies square to the axis inside
-  // the axial range (exact there), and the one contact of a cylinder piercing a plate, where no rim
-  // point and no box feature lies inside the other shape.
-  const Segment axis = axis_segment(py, cy.h);
+  // The axis point against the box: the side against an edge or corner when
+  // the closest box point lies square to the axis inside the axial range
+  // (exact there), and the one contact of a cylinder piercing a plate, where
+  // no rim point and no box feature lies inside the other shape (depth: the
+  // axis point's plus the reach of the cross-section along the normal).
   {
-    const Real t = minimize_convex_01([&](Real s) { return point_box(axis.at(s), pb, half).dist; });
-    const Vec3 c_W = axis.at(t);
-    PointQuery q = point_box(c_W, pb, half);
-    if (q.dist < 0) q = face_exit_box(c_W, pb, half, ref_W);
+    const PointQuery q = axis_q.dist < 0 ? slab_query(axis_pt_W, ref_W, box_top) : axis_q;
     // Outside the box, only an interior minimiser has its normal square to
-    // the axis (stationarity), i.e. touches the side and not beyond a cap.
-    if (q.dist < 0 || (t > 0 && t < 1)) {
+    // the axis (stationarity), i.e. touches the side and not beyond a cap;
+    // the test is on the normal since the search stops a hair from an end.
+    if (q.dist < 0 || std::abs(q.normal_W.dot(cy.axis_W)) < 1e-3) {
       const Real reach = cylinder_support_radius(cy.axis_W, cy.r, 0, q.normal_W);  // cross-section along n
-      set.add(0.5 * (q.surface_W + c_W - reach * q.normal_W), q.normal_W, q.dist - reach, ctx.margin);
+      set.add(0.5 * (q.surface_W + axis_pt_W - reach * q.normal_W), q.normal_W, q.dist - reach, ctx.margin);
     }
   }
   for (int k = 0; k < 8; ++k)
@@ -291,17 +315,19 @@ int collide_box_cylinder(const Geom& box, const GeomPose& pb, const Geom& cyl, c
 //    inside both axial ranges; for parallel axes both ends of the overlap
 //    (cylinders lying side by side);
 //  - each axis's deepest point inside the other cylinder (a rod through a
-//    disc), depth estimated as in box-cylinder.
-// Penetrating points use the face facing the reference direction (the axis,
-// or the line between the axes, of least overlap), as in box-cylinder.
-// A second rim crossing on the same cap is approximate (sample error up to
-// about 0.08 r). At most 4 points are kept.
+//    disc).
+// Penetrating samples are measured to the other cylinder's support plane
+// along the reference direction (of the two axes and the line between the
+// axes, the one of least overlap), as in box-cylinder, with the same
+// approximations. At most 4 points are kept.
 int collide_cylinder_cylinder(const Geom& c1, const GeomPose& p1, const Geom& c2, const GeomPose& p2,
                               const PairContext& ctx) {
   const CylFrame A = cyl_frame(c1, p1);
   const CylFrame B = cyl_frame(c2, p2);
   const Segment sa = axis_segment(p1, A.h), sb = axis_segment(p2, B.h);
   const Vec3 d_W = B.c_W - A.c_W;
+  // Bounding spheres first: most pairs the broad phase passes are apart.
+  if (d_W.norm() >= std::hypot(A.r, A.h) + std::hypot(B.r, B.h) + ctx.margin) return 0;
   // Reference direction (A to B): of the two axes and the line joining the
   // closest axis points, the one of least overlap (separating-axis style).
   auto overlap_along = [&](const Vec3& L) {
@@ -326,22 +352,30 @@ int collide_cylinder_cylinder(const Geom& c1, const GeomPose& p1, const Geom& c2
       if (os < best_overlap) { best_overlap = os; ref_W = L; }
     }
   }
+  // Apart by at least the margin along some axis: no contact.
+  if (best_overlap <= -ctx.margin) return 0;
   if (ref_W.dot(d_W) < 0) ref_W = -ref_W;
+  // Support planes along the reference (see slab_query): A's top towards B,
+  // B's bottom towards A.
+  const Real a_top = ref_W.dot(A.c_W) + cylinder_support_radius(A.axis_W, A.r, A.h, ref_W);
+  const Real b_bottom = -ref_W.dot(B.c_W) + cylinder_support_radius(B.axis_W, B.r, B.h, ref_W);
   CandidateSet set;
   // Point of A against B: normal from A to B is against B's outward normal.
   auto add_a_point = [&](const Vec3& p_W) {
     PointQuery q = point_cylinder(p_W, B.pose, B.r, B.h);
-    if (q.dist < 0) q = face_exit_cylinder(p_W, B.pose, B.r, B.h, -ref_W);
+    if (q.dist < 0) q = slab_query(p_W, -ref_W, b_bottom);
     set.add(0.5 * (p_W + q.surface_W), -q.normal_W, q.dist, ctx.margin);
   };
   auto add_b_point = [&](const Vec3& p_W) {
     PointQuery q = point_cylinder(p_W, A.pose, A.r, A.h);
-    if (q.dist < 0) q = face_exit_cylinder(p_W, A.pose, A.r, A.h, ref_W);
+    if (q.dist < 0) q = slab_query(p_W, ref_W, a_top);
     set.add(0.5 * (p_W + q.surface_W), q.normal_W, q.dist, ctx.margin);
   };
 
-  add_rim_points(A, [&](const Vec3& p_W) { return point_cylinder(p_W, B.pose, B.r, B.h).dist; }, add_a_point);
-  add_rim_points(B, [&](const Vec3& p_W) { return point_cylinder(p_W, A.pose, A.r, A.h).dist; }, add_b_point);
+  auto dist_to_b = [&](const Vec3& p_W) { return point_cylinder(p_W, B.pose, B.r, B.h).dist; };
+  auto dist_to_a = [&](const Vec3& p_W) { return point_cylinder(p_W, A.pose, A.r, A.h).dist; };
+  add_rim_points(A, ctx.margin, dist_to_b, add_a_point);
+  add_rim_points(B, ctx.margin, dist_to_a, add_b_point);
   // Support lines of one cylinder clipped to the other's cap discs.
   for (int which = 0; which < 2; ++which) {
     const CylFrame& S = which == 0 ? A : B;  // supplies the line
@@ -368,17 +402,16 @@ int collide_cylinder_cylinder(const Geom& c1, const GeomPose& p1, const Geom& c2
     }
   }
   // One axis inside the other cylinder (a rod through a disc): nothing else
-  // need be inside; depth of the deepest axis point to the reference face
-  // plus the cross-section's reach, an estimate.
+  // need be inside. Depth: the axis point's, plus the reach of the
+  // cross-section along the normal.
   for (int which = 0; which < 2; ++which) {
     const CylFrame& S = which == 0 ? A : B;  // supplies the axis
     const CylFrame& T = which == 0 ? B : A;
     const Segment axis = which == 0 ? sa : sb;
-    const Vec3 out_W = which == 0 ? Vec3(-ref_W) : ref_W;  // from T towards S
     const Real t = minimize_convex_01([&](Real u) { return point_cylinder(axis.at(u), T.pose, T.r, T.h).dist; });
     const Vec3 c_W = axis.at(t);
     if (!(point_cylinder(c_W, T.pose, T.r, T.h).dist < 0)) continue;
-    const PointQuery q = face_exit_cylinder(c_W, T.pose, T.r, T.h, out_W);
+    const PointQuery q = which == 0 ? slab_query(c_W, -ref_W, b_bottom) : slab_query(c_W, ref_W, a_top);
     const Real reach = cylinder_support_radius(S.axis_W, S.r, 0, q.normal_W);
     const Vec3 n_W = which == 0 ? Vec3(-q.normal_W) : q.normal_W;  // A to B
     set.add(0.5 * (q.surface_W + c_W - reach * q.normal_W), n_W, q.dist - reach, ctx.margin);

@@ -46,7 +46,7 @@ int collide_plane_box(const Geom&, const GeomPose& pp, const Geom& box, const Ge
   const Vec3 n_W = pp.R_WG.col(2);
   Vec3 corner_W[8];  // (8) box corners, world frame
   Real height[8];    // (8) signed height above the plane
-  int idx[8];
+  int idx[8];        // (n) corners below the margin
   int n = 0;
   for (int k = 0; k < 8; ++k) {
     const Vec3 local((k & 1) ? box.size.x() : -box.size.x(), (k & 2) ? box.size.y() : -box.size.y(),

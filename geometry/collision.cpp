@@ -47,14 +47,15 @@ int emit_reduced(const PairContext& ctx, const CandidateSet& set, int max_points
   if (set.n == 0) return 0;
   // Candidates often repeat a point (a rim sample on a support line, a clipped
   // vertex on a corner), so the selection runs even for <= max_points: a
-  // point that adds no spread is dropped. Near-equal scores go to the deeper
-  // candidate so a duplicate never displaces the deeper copy.
+  // point that adds no spread is dropped. Scores within kMinSliver of each
+  // other go to the deeper candidate, so a near-duplicate never displaces the
+  // deeper (usually exact) copy.
   auto better = [&](Real score, Real best_score, int i, int best) {
-    const Real tol = 1e-9 * best_score;
+    const Real tol = kMinSliver * best_score;
     if (score > best_score + tol) return true;
     return best >= 0 && score > best_score - tol && set.c[i].gap < set.c[best].gap;
   };
-  int chosen[4];
+  int chosen[4];  // (nchosen) indices into set.c
   int nchosen = 0;
   // Deepest first: it carries the penetration the solver must resolve.
   int deepest = 0;
@@ -78,11 +79,16 @@ int emit_reduced(const PairContext& ctx, const CandidateSet& set, int max_points
   Real orientation = 1;  // sign that makes the chosen triangle counter-clockwise about N
   if (nchosen == 2 && nchosen < max_points) {  // largest triangle
     const Vec3 p2 = set.c[chosen[1]].point_W;
+    // A point must stand off the current edge(s) by kMinSpread and by
+    // kMinSliver of their length to count: a sliver adds no stability but
+    // nearly duplicates a row of the contact problem (ill-conditioned).
+    const Real base = in_plane(p2 - p1).norm();
+    const Real min_area = std::max(kMinSpread, kMinSliver * base) * base;
     int best = -1;
-    Real best_area = kMinSpread * kMinSpread;
+    Real best_area = min_area;
     for (int i = 0; i < set.n; ++i) {
       const Real area = (p2 - p1).cross(set.c[i].point_W - p1).dot(N);
-      if (std::abs(area) > kMinSpread * kMinSpread && better(std::abs(area), best_area, i, best)) {
+      if (std::abs(area) > min_area && better(std::abs(area), best_area, i, best)) {
         best_area = std::abs(area);
         best = i;
         orientation = area > 0 ? 1 : -1;
@@ -92,8 +98,11 @@ int emit_reduced(const PairContext& ctx, const CandidateSet& set, int max_points
   }
   if (nchosen == 3 && nchosen < max_points) {  // largest growth of the hull
     const Vec3 tri[3] = {set.c[chosen[0]].point_W, set.c[chosen[1]].point_W, set.c[chosen[2]].point_W};
+    const Real edge = std::max({in_plane(tri[1] - tri[0]).norm(), in_plane(tri[2] - tri[1]).norm(),
+                                in_plane(tri[0] - tri[2]).norm()});
+    const Real min_gain = std::max(kMinSpread, kMinSliver * edge) * edge;
     int best = -1;
-    Real best_gain = kMinSpread * kMinSpread;
+    Real best_gain = min_gain;
     for (int i = 0; i < set.n; ++i) {
       const Vec3& q = set.c[i].point_W;
       // Outside an edge the hull grows by the triangle (edge, q); summing over
@@ -105,7 +114,7 @@ int emit_reduced(const PairContext& ctx, const CandidateSet& set, int max_points
         const Real s = orientation * (b - a).cross(q - a).dot(N);
         if (s < 0) gain -= s;
       }
-      if (gain > kMinSpread * kMinSpread && better(gain, best_gain, i, best)) { best_gain = gain; best = i; }
+      if (gain > min_gain && better(gain, best_gain, i, best)) { best_gain = gain; best = i; }
     }
     if (best >= 0) chosen[nchosen++] = best;
   }

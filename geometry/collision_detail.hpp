@@ -15,9 +15,13 @@ namespace collision_detail {
 // Below this length a direction is undefined and a fixed one (+z) is used, so
 // coincident centres never produce NaN.
 constexpr Real kTinyLength = 1e-12;
-// Manifold points closer than this (m), or triangles smaller than its square,
-// add nothing to stability and are dropped by the reduction.
-constexpr Real kMinSpread = 1e-6;
+// Manifold points closer than this (m) to the points (or the edges between
+// them) already kept add nothing to stability and are dropped by the
+// reduction. Well above the precision of the 1D searches (~1e-9 m).
+constexpr Real kMinSpread = 1e-5;
+// ... and a point standing off the line of two kept points by less than this
+// fraction of their distance (a sliver triangle).
+constexpr Real kMinSliver = 1e-2;
 // Sine of the angle under which a segment counts as parallel to a face or an
 // axis for the two-point "lying flat" manifolds. Every point emitted on that
 // path still carries its own exact gap, so the tolerance only decides when a
@@ -57,15 +61,20 @@ PointQuery point_box(const Vec3& p_W, const GeomPose& box, const Vec3& half);
 // Solid cylinder along the pose's local z: radius, half-length.
 PointQuery point_cylinder(const Vec3& p_W, const GeomPose& cyl, Real radius, Real half_len);
 
-// For a point inside the shape, its depth below the one face that is the
-// manifold's way out: the face whose outward normal is most aligned with
-// `dir_W` (the pair's reference direction, pointing out of this shape towards
-// the other). Sampled routines use it instead of the face of least
-// penetration, which near an edge would give a sideways normal to one point
-// of a manifold that is otherwise pushed along dir. Cylinder: a cap when
-// |axis . dir| >= cos 45 degrees, else the side (radial).
-PointQuery face_exit_box(const Vec3& p_W, const GeomPose& box, const Vec3& half, const Vec3& dir_W);
-PointQuery face_exit_cylinder(const Vec3& p_W, const GeomPose& cyl, Real radius, Real half_len, const Vec3& dir_W);
+// A point that penetrates the other shape in a sampled routine is measured
+// against that shape's support plane for the pair's reference direction n
+// (unit, out of the other shape towards the point's shape): dist = n . p -
+// offset, with offset = the other shape's largest extent along n. Every point
+// of a manifold so shares the normal n, and no depth exceeds the overlap
+// along n (nearest-face normals would give a sideways normal to a point near
+// an edge, and the least-penetration depth can jump between faces).
+inline PointQuery slab_query(const Vec3& p_W, const Vec3& n_W, Real offset) {
+  PointQuery q;
+  q.dist = n_W.dot(p_W) - offset;
+  q.surface_W = p_W - q.dist * n_W;
+  q.normal_W = n_W;
+  return q;
+}
 
 // Half-width of a shape's projection on the unit axis L (separating-axis tests).
 inline Real box_support_radius(const Mat3& R_WG, const Vec3& half, const Vec3& L_W) {
@@ -121,8 +130,8 @@ Real minimize_convex_01(const F& f) {
   Real lo = 0, hi = 1;
   Real x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
   Real f1 = f(x1), f2 = f(x2);
-  // 0.618^60 ~ 3e-13 of the segment: far below any contact tolerance.
-  for (int it = 0; it < 60; ++it) {
+  // 0.618^45 ~ 4e-10 of the segment: far below any contact tolerance.
+  for (int it = 0; it < 45; ++it) {
     if (f1 <= f2) {
       hi = x2; x2 = x1; f2 = f1;
       x1 = hi - g * (hi - lo); f1 = f(x1);
@@ -131,11 +140,12 @@ Real minimize_convex_01(const F& f) {
       x2 = lo + g * (hi - lo); f2 = f(x2);
     }
   }
-  // The search only approaches the ends; take them exactly when they are best.
+  // The search only approaches the ends; take them exactly when they are no
+  // worse, so a minimum at an end is reported at the end.
   Real t = 0.5 * (lo + hi), ft = f(t);
   const Real f0 = f(Real(0)), fend = f(Real(1));
-  if (f0 < ft) { t = 0; ft = f0; }
-  if (fend < ft) t = 1;
+  if (f0 <= ft) { t = 0; ft = f0; }
+  if (fend <= ft) t = 1;
   return t;
 }
 

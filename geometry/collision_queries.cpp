@@ -73,50 +73,6 @@ PointQuery point_cylinder(const Vec3& p_W, const GeomPose& cyl, Real radius, Rea
   return r;
 }
 
-PointQuery face_exit_box(const Vec3& p_W, const GeomPose& box, const Vec3& half, const Vec3& dir_W) {
-  const Mat3& R = box.R_WG;
-  const Vec3 q = R.transpose() * (p_W - box.pos_W);
-  const Vec3 dl = R.transpose() * dir_W;
-  int axis = 2;
-  for (int i = 1; i >= 0; --i)  // ties to the highest axis, as point_box
-    if (std::abs(dl(i)) > std::abs(dl(axis))) axis = i;
-  const Real sgn = dl(axis) < 0 ? -1 : 1;
-  Vec3 s = q;
-  s(axis) = sgn * half(axis);
-  PointQuery r;
-  r.dist = sgn * q(axis) - half(axis);
-  r.surface_W = box.pos_W + R * s;
-  r.normal_W = sgn * R.col(axis);
-  return r;
-}
-
-PointQuery face_exit_cylinder(const Vec3& p_W, const GeomPose& cyl, Real radius, Real half_len, const Vec3& dir_W) {
-  const Mat3& R = cyl.R_WG;
-  const Vec3 q = R.transpose() * (p_W - cyl.pos_W);
-  const Real az = R.col(2).dot(dir_W);
-  PointQuery r;
-  if (std::abs(az) >= 0.7071067811865476) {
-    const Real sgn = az < 0 ? -1 : 1;
-    r.dist = sgn * q.z() - half_len;
-    r.surface_W = cyl.pos_W + R * Vec3(q.x(), q.y(), sgn * half_len);
-    r.normal_W = sgn * R.col(2);
-    return r;
-  }
-  const Real rho = std::hypot(q.x(), q.y());
-  // On the axis the radial direction is undefined: take dir's radial part.
-  Vec3 u(q.x(), q.y(), 0);
-  if (rho > kTinyLength) {
-    u /= rho;
-  } else {
-    const Vec3 dl = R.transpose() * dir_W;
-    u = Vec3(dl.x(), dl.y(), 0).normalized();  // |az| < cos 45: nonzero
-  }
-  r.dist = rho - radius;
-  r.surface_W = cyl.pos_W + R * Vec3(u.x() * radius, u.y() * radius, q.z());
-  r.normal_W = R * u;
-  return r;
-}
-
 Real closest_param(const Segment& s, const Vec3& p_W) {
   const Real dd = s.d_W.squaredNorm();
   if (dd <= kTinyLength * kTinyLength) return 0;

@@ -16,8 +16,6 @@ using namespace contactlab;
 
 namespace {
 
-constexpr Real kTol = 1e-9;
-
 Geom make_geom(GeomType type, const Vec3& size, int body = 0, Real friction = 1) {
   Geom g;
   g.type = type;
@@ -603,4 +601,46 @@ TEST_CASE("collision: sphere and capsule against box and cylinder match a brute-
       CHECK(ss[0].gap == doctest::Approx(sd(cap_pose.pos_W) - rad).epsilon(1e-12).scale(1));
     }
   }
+}
+
+TEST_CASE("collision: random overlapping pairs always produce finite contacts") {
+  // Overlap is detected independently by sampling points inside both shapes;
+  // every pair found overlapping (by more than 5 mm) must yield a contact.
+  std::mt19937_64 rng(2024);
+  std::uniform_real_distribution<Real> U(-1, 1), log_size(-1.7, -0.2);
+  auto size = [&]() { return std::pow(10.0, log_size(rng)); };
+  const GeomType types[] = {GeomType::Plane, GeomType::Sphere, GeomType::Box, GeomType::Capsule, GeomType::Cylinder};
+  auto sd_local = [](const Geom& g, const Vec3& q) -> Real {
+    switch (g.type) {
+      case GeomType::Plane: return q.z();
+      case GeomType::Sphere: return q.norm() - g.size.x();
+      case GeomType::Box: return sd_box_local(q, g.size);
+      case GeomType::Capsule: return (q - Vec3(0, 0, std::clamp(q.z(), -g.size.y(), g.size.y()))).norm() - g.size.x();
+      case GeomType::Cylinder: return sd_cyl_local(q, g.size.x(), g.size.y());
+    }
+    return 1;
+  };
+  int overlapping = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    Geom a = make_geom(types[trial % 5], Vec3(size(), size(), size()));
+    Geom b = make_geom(types[1 + (trial / 5) % 4], Vec3(size(), size(), size()));
+    const GeomPose pa = pose(0.5 * Vec3(U(rng), U(rng), U(rng)), rot(Vec3(U(rng), U(rng), U(rng)), 3 * U(rng)));
+    const GeomPose pb = pose(pa.pos_W + Vec3(U(rng), U(rng), U(rng)), rot(Vec3(U(rng), U(rng), U(rng)), 3 * U(rng)));
+    std::vector<Contact> out;
+    collide_geoms(a, pa, 0, b, pb, 1, 0.0, out);
+    check_frames(out);
+    Real deepest = 0;
+    for (int i = 0; i < 400; ++i) {
+      const Vec3 x = pb.pos_W + 0.7 * Vec3(U(rng), U(rng), U(rng));
+      const Real da = sd_local(a, pa.R_WG.transpose() * (x - pa.pos_W));
+      const Real db = sd_local(b, pb.R_WG.transpose() * (x - pb.pos_W));
+      deepest = std::min(deepest, std::max(da, db));
+    }
+    if (deepest < -0.005) {
+      ++overlapping;
+      CAPTURE(trial);
+      CHECK(!out.empty());
+    }
+  }
+  CHECK(overlapping > 300);  // the check above really ran
 }

@@ -1,0 +1,238 @@
+#include "solvers/nonsmooth_newton.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "contact_models/fb_math.hpp"
+
+namespace contactlab {
+
+namespace {
+
+Real dot(const std::vector<Real>& x, const std::vector<Real>& y, int n) {
+  Real s = 0;
+  for (int i = 0; i < n; ++i) s += x[i] * y[i];
+  return s;
+}
+
+// Diagonal of J M^-1 J^T (without compliance), row by row.
+void delassus_diagonal(const ConstraintProblem& p, std::vector<Real>& d) {
+  d.resize(p.num_rows());
+  for (int r = 0; r < p.num_rows(); ++r) {
+    const ConstraintRow& row = p.rows[r];
+    Real s = 0;
+    for (int side = 0; side < 2; ++side) {
+      const int b = side == 0 ? row.body_a : row.body_b;
+      if (b < 0) continue;
+      const Vec6& j = side == 0 ? row.J_a : row.J_b;
+      s += p.inv_mass[b] * j.head<3>().squaredNorm() + j.tail<3>().dot(p.inv_inertia_W[b] * j.tail<3>());
+    }
+    d[r] = s;
+  }
+}
+
+// y = diag(a) J M^-1 J^T diag(a) x + c ∘ x.
+void apply_schur(const ConstraintProblem& p, NewtonWorkspace& ws, const std::vector<Real>& x, std::vector<Real>& y) {
+  const int m = p.num_rows();
+  for (int r = 0; r < m; ++r) ws.tmp_m[r] = ws.a[r] * x[r];
+  p.apply_JT(ws.tmp_m.data(), ws.tmp6.data());
+  p.apply_Minv(ws.tmp6.data(), ws.tmp6.data());
+  p.apply_J(ws.tmp6.data(), y.data());
+  for (int r = 0; r < m; ++r) y[r] = ws.a[r] * y[r] + ws.c[r] * x[r];
+}
+
+}  // namespace
+
+void NewtonOptions::Validate() const {
+  auto fail = [](const std::string& f, const std::string& why) {
+    throw std::invalid_argument("NewtonOptions." + f + " " + why);
+  };
+  if (newton_iterations < 1) fail("newton_iterations", "must be >= 1");
+  if (pcr_iterations < 1) fail("pcr_iterations", "must be >= 1");
+  if (k_min < 0) fail("k_min", "must be >= 0");
+  if (!(tolerance >= 0)) fail("tolerance", "must be >= 0");
+  if (!(pcr_tolerance >= 0)) fail("pcr_tolerance", "must be >= 0");
+  if (!(limit_smoothing >= 0)) fail("limit_smoothing", "must be >= 0");
+  if (!(regularization >= 0)) fail("regularization", "must be >= 0");
+  if (line_search_steps < 0) fail("line_search_steps", "must be >= 0");
+}
+
+bool NonsmoothNewtonSolver::accepts(const ContactModel& law, std::string* why) const {
+  if (law.has_ncp_residual()) return true;
+  if (why)
+    *why = "newton needs a law with a non-smooth residual (fischer_burmeister); '" + law.name() + "' has none";
+  return false;
+}
+
+void NonsmoothNewtonSolver::bind_options(OptionSet& set, const std::string& prefix) {
+  set.add(prefix + "newton_iterations", &options.newton_iterations, "Newton iterations per solve", 1);
+  set.add(prefix + "pcr_iterations", &options.pcr_iterations, "PCR iterations per Newton step", 1);
+  set.add(prefix + "k_min", &options.k_min, "best iterate chosen from this index on", 0);
+  set.add(prefix + "tolerance", &options.tolerance, "m/s, stop when the stacked residual is below it", 0);
+  set.add(prefix + "pcr_tolerance", &options.pcr_tolerance, "relative PCR tolerance", 0);
+  set.add(prefix + "limit_smoothing", &options.limit_smoothing, "m/s, FB smoothing on limit rows", 0);
+  set.add(prefix + "regularization", &options.regularization, "added to the preconditioner's diagonal", 0);
+  set.add(prefix + "warm_start", &options.warm_start, "start from the previous step's impulses");
+  set.add(prefix + "line_search", &options.line_search, "backtrack on the merit (false: full steps, as Ostrich)");
+  set.add(prefix + "line_search_steps", &options.line_search_steps, "step halvings at most", 0, 60);
+}
+
+void NonsmoothNewtonSolver::solve(const ConstraintProblem& p, const ContactModel& law, const WarmStart& warm,
+                                  SolverWorkspace& workspace, std::vector<Real>& lambda_out,
+                                  std::vector<Real>& v_plus, SolveStats& stats) const {
+  options.Validate();
+  NewtonWorkspace& ws = static_cast<NewtonWorkspace&>(workspace);
+  const int m = p.num_rows(), n6 = 6 * p.num_bodies, nc = p.num_contacts, off = p.contact_offset();
+  stats.iterations = 0;
+  stats.status = SolveStatus::Converged;
+  stats.residual_history.clear();
+  lambda_out.assign(m, 0.0);
+  v_plus.assign(m, 0.0);
+  if (m == 0) return;
+
+  for (auto* v : {&ws.lambda, &ws.best_lambda, &ws.base_lambda, &ws.w, &ws.v, &ws.r, &ws.a, &ws.c, &ws.weight, &ws.rhs, &ws.dlambda, &ws.pcr_r,
+                  &ws.pcr_z, &ws.pcr_p, &ws.pcr_Ap, &ws.pcr_Az, &ws.tmp_m, &ws.diag_A})
+    v->assign(m, 0.0);
+  for (auto* v : {&ws.delta, &ws.best_delta, &ws.base_delta, &ws.e, &ws.ddelta, &ws.tmp6}) v->assign(n6, 0.0);
+  ws.scale.assign(2 * nc, 0.0);
+  delassus_diagonal(p, ws.diag_D);
+  for (int k = 0; k < nc; ++k) {
+    const int r = off + 3 * k;
+    ws.scale[2 * k] = std::max(ws.diag_D[r], Real(1e-12));
+    ws.scale[2 * k + 1] = std::max(Real(0.5) * (ws.diag_D[r + 1] + ws.diag_D[r + 2]), Real(1e-12));
+  }
+
+  // Initial iterate: warm impulses (made admissible) and the matching delta.
+  if (options.warm_start && warm.valid && static_cast<int>(warm.lambda.size()) == m) {
+    ws.lambda = warm.lambda;
+    for (int r = p.num_bilateral; r < off; ++r) ws.lambda[r] = std::max(Real(0), ws.lambda[r]);
+    law.safeguard(p.mu.data(), nc, ws.lambda.data() + off);
+  }
+  p.apply_JT(ws.lambda.data(), ws.delta.data());
+  p.apply_Minv(ws.delta.data(), ws.delta.data());
+
+  // Residuals and diagonal derivatives at the current iterate; returns the merit
+  // |e|^2 + |weight ∘ r|^2 (the law's row weights, MATH.md B.1 notes in fb_math.hpp).
+  auto evaluate = [&]() {
+    p.apply_J(ws.delta.data(), ws.w.data());
+    for (int r = 0; r < m; ++r) {
+      ws.w[r] += p.v_free[r];
+      ws.v[r] = ws.w[r] + p.compliance[r] * ws.lambda[r];
+    }
+    for (int r = 0; r < p.num_bilateral; ++r) {
+      ws.r[r] = ws.v[r];
+      ws.a[r] = 1;
+      ws.c[r] = p.compliance[r];
+    }
+    for (int r = p.num_bilateral; r < off; ++r) {
+      const Real beta = std::max(ws.diag_D[r], Real(1e-12));
+      Real da, db;
+      ws.r[r] = fb::phi(ws.v[r], beta * ws.lambda[r], options.limit_smoothing, &da, &db);
+      ws.a[r] = da;
+      ws.c[r] = db * beta + da * p.compliance[r];
+    }
+    for (int r = 0; r < off; ++r) ws.weight[r] = 1;
+    law.ncp_residual(p.mu.data(), nc, ws.lambda.data() + off, ws.v.data() + off, ws.scale.data(), ws.r.data() + off,
+                     ws.a.data() + off, ws.c.data() + off, ws.weight.data() + off);
+    for (int r = off; r < m; ++r) ws.c[r] += ws.a[r] * p.compliance[r];
+    // e = delta - M^-1 J^T (a ∘ lambda)
+    for (int r = 0; r < m; ++r) ws.tmp_m[r] = ws.a[r] * ws.lambda[r];
+    p.apply_JT(ws.tmp_m.data(), ws.tmp6.data());
+    p.apply_Minv(ws.tmp6.data(), ws.tmp6.data());
+    for (int i = 0; i < n6; ++i) ws.e[i] = ws.delta[i] - ws.tmp6[i];
+    Real merit = dot(ws.e, ws.e, n6);
+    for (int r = 0; r < m; ++r) merit += ws.weight[r] * ws.weight[r] * ws.r[r] * ws.r[r];
+    return merit;
+  };
+
+  Real best = std::numeric_limits<Real>::infinity();
+  const Real tol2 = options.tolerance * options.tolerance;
+  for (int k = 0;; ++k) {
+    const Real res = evaluate();
+    if (!std::isfinite(res)) {
+      stats.status = SolveStatus::NumericalFailure;
+      stats.iterations = k;
+      return;
+    }
+    if (stats.record_history) stats.residual_history.push_back(std::sqrt(res));
+    // Best iterate from k_min on; an iterate that already meets the tolerance,
+    // or the last one of a budget smaller than k_min, is a candidate too.
+    if ((k >= options.k_min || res <= tol2 || k == options.newton_iterations) && res < best) {
+      best = res;
+      ws.best_lambda = ws.lambda;
+      ws.best_delta = ws.delta;
+    }
+    if (res <= tol2 || k == options.newton_iterations) {
+      stats.iterations = k;
+      break;
+    }
+
+    // Newton step: A dlambda = a ∘ (J e) - r by PCR (MATH.md C.1).
+    p.apply_J(ws.e.data(), ws.rhs.data());
+    for (int r = 0; r < m; ++r) {
+      ws.rhs[r] = ws.a[r] * ws.rhs[r] - ws.r[r];
+      ws.diag_A[r] = 1.0 / (ws.a[r] * ws.a[r] * ws.diag_D[r] + ws.c[r] + options.regularization);
+    }
+    std::fill(ws.dlambda.begin(), ws.dlambda.end(), 0.0);
+    const Real rhs_norm = std::sqrt(dot(ws.rhs, ws.rhs, m));
+    if (rhs_norm > 0) {
+      ws.pcr_r = ws.rhs;  // x0 = 0
+      for (int r = 0; r < m; ++r) ws.pcr_z[r] = ws.diag_A[r] * ws.pcr_r[r];
+      ws.pcr_p = ws.pcr_z;
+      apply_schur(p, ws, ws.pcr_z, ws.pcr_Az);
+      ws.pcr_Ap = ws.pcr_Az;
+      Real gamma = dot(ws.pcr_z, ws.pcr_Az, m);
+      for (int it = 0; it < options.pcr_iterations && gamma > 0; ++it) {
+        Real denom = 0;
+        for (int r = 0; r < m; ++r) denom += ws.pcr_Ap[r] * ws.diag_A[r] * ws.pcr_Ap[r];
+        if (!(denom > 0)) break;
+        const Real alpha = gamma / denom;
+        for (int r = 0; r < m; ++r) {
+          ws.dlambda[r] += alpha * ws.pcr_p[r];
+          ws.pcr_r[r] -= alpha * ws.pcr_Ap[r];
+          ws.pcr_z[r] -= alpha * ws.diag_A[r] * ws.pcr_Ap[r];
+        }
+        if (std::sqrt(dot(ws.pcr_r, ws.pcr_r, m)) <= options.pcr_tolerance * rhs_norm) break;
+        apply_schur(p, ws, ws.pcr_z, ws.pcr_Az);
+        const Real gamma_new = dot(ws.pcr_z, ws.pcr_Az, m);
+        const Real beta = gamma_new / gamma;
+        gamma = gamma_new;
+        for (int r = 0; r < m; ++r) {
+          ws.pcr_p[r] = ws.pcr_z[r] + beta * ws.pcr_p[r];
+          ws.pcr_Ap[r] = ws.pcr_Az[r] + beta * ws.pcr_Ap[r];
+        }
+      }
+    }
+    // d delta = M^-1 J^T (a ∘ dlambda) - e.
+    for (int r = 0; r < m; ++r) ws.tmp_m[r] = ws.a[r] * ws.dlambda[r];
+    p.apply_JT(ws.tmp_m.data(), ws.ddelta.data());
+    p.apply_Minv(ws.ddelta.data(), ws.ddelta.data());
+    for (int i = 0; i < n6; ++i) ws.ddelta[i] -= ws.e[i];
+    // Step length: Ostrich takes alpha = 1. The safeguards can undo a full step
+    // (a normal impulse pushed below zero and clamped back), which leaves the
+    // iteration cycling; with line_search the step is halved until the merit
+    // falls (at most line_search_steps times; the shortest step is kept otherwise).
+    ws.base_lambda = ws.lambda;
+    ws.base_delta = ws.delta;
+    Real alpha = 1;
+    const int trials = options.line_search ? options.line_search_steps : 0;
+    for (int t = 0;; ++t) {
+      for (int r = 0; r < m; ++r) ws.lambda[r] = ws.base_lambda[r] + alpha * ws.dlambda[r];
+      for (int i = 0; i < n6; ++i) ws.delta[i] = ws.base_delta[i] + alpha * ws.ddelta[i];
+      for (int r = p.num_bilateral; r < off; ++r) ws.lambda[r] = std::max(Real(0), ws.lambda[r]);
+      law.safeguard(p.mu.data(), nc, ws.lambda.data() + off);
+      if (t >= trials || evaluate() < res) break;
+      alpha *= 0.5;
+    }
+  }
+
+  lambda_out = ws.best_lambda;
+  p.apply_delassus(lambda_out.data(), v_plus.data(), ws.tmp6.data());
+  for (int r = 0; r < m; ++r) v_plus[r] += p.v_free[r];
+  const Real res = std::sqrt(best);
+  stats.r_primal = stats.r_dual = stats.r_compl = res;
+  stats.status = best <= tol2 ? SolveStatus::Converged : SolveStatus::MaxIterations;
+}
+
+}  // namespace contactlab
