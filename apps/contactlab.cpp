@@ -18,7 +18,7 @@ namespace {
 
 const char* kUsage =
     "usage: contactlab                      run the validation scenes (default job)\n"
-    "       contactlab list [models|solvers|schemes|scenes]\n"
+    "       contactlab list [models|solvers|schemes|combos|scenes]\n"
     "       contactlab run SCENE [options]  (contactlab run --help)\n"
     "       contactlab validate [--json]\n";
 
@@ -30,20 +30,34 @@ void print_parts(const std::string& title, const std::vector<PartInfo>& parts) {
 int list_command(const std::vector<std::string>& args) {
   const std::string what = args.empty() ? "all" : args[0];
   if (args.size() > 1) {
-    std::cerr << "contactlab list: error: expected at most one of models|solvers|schemes|scenes\n";
+    std::cerr << "contactlab list: error: expected at most one of models|solvers|schemes|combos|scenes\n";
     return 2;
   }
   bool any = false;
   if (what == "all" || what == "models") print_parts("contact models", contact_model_names()), any = true;
   if (what == "all" || what == "solvers") print_parts("solvers", solver_names()), any = true;
   if (what == "all" || what == "schemes") print_parts("schemes", scheme_names()), any = true;
+  if (what == "all" || what == "combos") {
+    std::cout << "combinations (scheme + contact + solver):\n";
+    for (const auto& sc : scheme_names())
+      for (const auto& law : contact_model_names())
+        for (const auto& so : solver_names()) {
+          const auto scheme = make_scheme(sc.name);
+          const auto model = make_contact_model(law.name);
+          const auto solver = make_solver(so.name);
+          const std::string why = combination_refusal(*scheme, *model, *solver);
+          std::cout << "  " << sc.name << " + " << law.name << " + " << so.name << ": "
+                    << (why.empty() ? "ok" : "refused: " + why) << "\n";
+        }
+    any = true;
+  }
   if (what == "all" || what == "scenes") {
     std::cout << "scenes:\n";
     for (const auto& s : builtin_scene_names()) std::cout << "  " << s << "\n";
     any = true;
   }
   if (!any) {
-    std::cerr << "contactlab list: error: unknown category '" << what << "' (models|solvers|schemes|scenes)\n";
+    std::cerr << "contactlab list: error: unknown category '" << what << "' (models|solvers|schemes|combos|scenes)\n";
     return 2;
   }
   return 0;
