@@ -3,9 +3,11 @@
 #include <functional>
 #include <stdexcept>
 
+#include "contact_models/ccp.hpp"
 #include "contact_models/desaxce.hpp"
 #include "contact_models/fischer_burmeister.hpp"
 #include "core/velocity_scheme.hpp"
+#include "solvers/convex_newton.hpp"
 #include "solvers/nonsmooth_newton.hpp"
 #include "solvers/padmm.hpp"
 #include "solvers/pgs.hpp"
@@ -26,6 +28,8 @@ const std::vector<Entry<ContactModel>>& contact_models() {
        [] { return std::make_unique<DeSaxceModel>(); }},
       {{"fischer_burmeister", "Ostrich: Fischer-Burmeister NCP normal, maximal-dissipation friction with weight W"},
        [] { return std::make_unique<FischerBurmeisterModel>(); }},
+      {{"ccp", "compliant convex cone complementarity (CQDC): no de Saxce shift, compliance rho_c, gap recovery eta"},
+       [] { return std::make_unique<CcpModel>(); }},
   };
   return table;
 }
@@ -38,6 +42,8 @@ const std::vector<Entry<Solver>>& solvers() {
        [] { return std::make_unique<NonsmoothNewtonSolver>(); }},
       {{"pgs", "projected Gauss-Seidel on the dual: matrix-free sweeps on body velocities, the classic baseline"},
        [] { return std::make_unique<PgsSolver>(); }},
+      {{"convex_newton", "convex primal Newton on du (CQDC): exact line search, rho continuation; needs ccp"},
+       [] { return std::make_unique<ConvexNewtonSolver>(); }},
   };
   return table;
 }

@@ -40,6 +40,10 @@ TEST_CASE("cli: list prints every axis") {
   CHECK(r.output.find("velocity") != std::string::npos);
   CHECK(r.output.find("wheeled_pallet") != std::string::npos);
   CHECK(run("list solvers").output.find("padmm") != std::string::npos);
+  const Result combos = run("list combos");
+  CHECK(combos.status == 0);
+  CHECK(combos.output.find("velocity + desaxce + padmm: ok") != std::string::npos);
+  CHECK(combos.output.find("velocity + desaxce + newton: refused:") != std::string::npos);
   CHECK(run("list nonsense").status != 0);
 }
 
