@@ -23,6 +23,17 @@ struct ConstraintRow {
   Vec6 J_b = Vec6::Zero();        // row of J for body_b's twist
 };
 
+// Row values of a nonlinear (re-linearised) problem at a solver iterate: a
+// backward-Euler scheme evaluates position-level rows (joints, limits, contact
+// gaps) at q+ = q- + h G u+ instead of their linearisation J delta + v_f.
+class RowEvaluator {
+ public:
+  virtual ~RowEvaluator() = default;
+  // delta = u+ - u_free (6 nb). w holds J delta + v_f on entry; rows the
+  // evaluator covers are overwritten with their value at the iterate.
+  virtual void evaluate(const Real* delta, Real* w) const = 0;
+};
+
 struct ConstraintProblem {
   int num_bilateral = 0;          // rows [0, num_bilateral)
   int num_limit = 0;              // rows [num_bilateral, num_bilateral + num_limit)
@@ -36,6 +47,9 @@ struct ConstraintProblem {
   // Inverse mass matrix, block diagonal per body (zero for fixed bodies).
   std::vector<Real> inv_mass;           // (num_bodies)
   std::vector<Mat3> inv_inertia_W;      // (num_bodies) world frame
+  // Set by schemes that re-linearise (nullptr: the problem is linear). Only
+  // solvers whose relinearises() is true use it.
+  const RowEvaluator* nonlinear_rows = nullptr;
 
   int num_rows() const { return static_cast<int>(rows.size()); }
   int contact_offset() const { return num_bilateral + num_limit; }

@@ -35,6 +35,12 @@ struct CachedContact {
   Vec3 v_W = Vec3::Zero();       // contact velocity after the step, world vector
 };
 
+// Per-world scratch of a scheme (e.g. the iterate state of backward Euler).
+class SchemeWorkspace {
+ public:
+  virtual ~SchemeWorkspace() = default;
+};
+
 struct Data {
   // State, one entry per body (fixed bodies keep their pose and zero twist).
   std::vector<Vec3> x_W;   // (nb) centre-of-mass position, world frame
@@ -58,6 +64,7 @@ struct Data {
   std::vector<CachedContact> contact_cache;
   int problem_prev_offset = -1;             // non-contact row count of the previous step
   std::unique_ptr<SolverWorkspace> solver_workspace;
+  std::unique_ptr<SchemeWorkspace> scheme_workspace;
   SolveStats solve_stats;
   StepMetrics metrics;
 

@@ -6,6 +6,7 @@
 #include "contact_models/ccp.hpp"
 #include "contact_models/desaxce.hpp"
 #include "contact_models/fischer_burmeister.hpp"
+#include "core/backward_euler_scheme.hpp"
 #include "core/velocity_scheme.hpp"
 #include "solvers/convex_newton.hpp"
 #include "solvers/nonsmooth_newton.hpp"
@@ -52,6 +53,8 @@ const std::vector<Entry<Scheme>>& schemes() {
   static const std::vector<Entry<Scheme>> table = {
       {{"velocity", "velocity-level semi-implicit Euler with Baumgarte stabilisation (Kamino)"},
        [] { return std::make_unique<VelocityScheme>(); }},
+      {{"backward_euler", "Ostrich: backward Euler, constraints at q+ re-evaluated at each Newton iterate (experimental)"},
+       [] { return std::make_unique<BackwardEulerScheme>(); }},
   };
   return table;
 }

@@ -116,10 +116,9 @@ void NonsmoothNewtonSolver::solve(const ConstraintProblem& p, const ContactModel
   // |e|^2 + |weight ∘ r|^2 (the law's row weights, MATH.md B.1 notes in fb_math.hpp).
   auto evaluate = [&]() {
     p.apply_J(ws.delta.data(), ws.w.data());
-    for (int r = 0; r < m; ++r) {
-      ws.w[r] += p.v_free[r];
-      ws.v[r] = ws.w[r] + p.compliance[r] * ws.lambda[r];
-    }
+    for (int r = 0; r < m; ++r) ws.w[r] += p.v_free[r];
+    if (p.nonlinear_rows) p.nonlinear_rows->evaluate(ws.delta.data(), ws.w.data());
+    for (int r = 0; r < m; ++r) ws.v[r] = ws.w[r] + p.compliance[r] * ws.lambda[r];
     for (int r = 0; r < p.num_bilateral; ++r) {
       ws.r[r] = ws.v[r];
       ws.a[r] = 1;
@@ -212,24 +211,37 @@ void NonsmoothNewtonSolver::solve(const ConstraintProblem& p, const ContactModel
     // Step length: Ostrich takes alpha = 1. The safeguards can undo a full step
     // (a normal impulse pushed below zero and clamped back), which leaves the
     // iteration cycling; with line_search the step is halved until the merit
-    // falls (at most line_search_steps times; the shortest step is kept otherwise).
+    // falls. With W frozen the direction need not descend the merit at all;
+    // when no halving helps, the shortest step is kept (taking the full step
+    // instead was measured to blow the merit up by 1e8 while sliding).
     ws.base_lambda = ws.lambda;
     ws.base_delta = ws.delta;
-    Real alpha = 1;
-    const int trials = options.line_search ? options.line_search_steps : 0;
-    for (int t = 0;; ++t) {
+    auto take = [&](Real alpha) {
       for (int r = 0; r < m; ++r) ws.lambda[r] = ws.base_lambda[r] + alpha * ws.dlambda[r];
       for (int i = 0; i < n6; ++i) ws.delta[i] = ws.base_delta[i] + alpha * ws.ddelta[i];
       for (int r = p.num_bilateral; r < off; ++r) ws.lambda[r] = std::max(Real(0), ws.lambda[r]);
       law.safeguard(p.mu.data(), nc, ws.lambda.data() + off);
-      if (t >= trials || evaluate() < res) break;
-      alpha *= 0.5;
+    };
+    take(1);
+    if (options.line_search && evaluate() >= res) {
+      bool decreased = false;
+      Real alpha = 0.5;
+      for (int t = 0; t < options.line_search_steps && !decreased; ++t, alpha *= 0.5) {
+        take(alpha);
+        decreased = evaluate() < res;
+      }
     }
   }
 
+  // v+ for the velocity the integrator will produce, u+ = u_free + M^-1 J^T lambda:
+  // D lambda + v_f, with nonlinear rows evaluated at that u+ when present.
   lambda_out = ws.best_lambda;
-  p.apply_delassus(lambda_out.data(), v_plus.data(), ws.tmp6.data());
+  p.apply_JT(lambda_out.data(), ws.delta.data());
+  p.apply_Minv(ws.delta.data(), ws.delta.data());
+  p.apply_J(ws.delta.data(), v_plus.data());
   for (int r = 0; r < m; ++r) v_plus[r] += p.v_free[r];
+  if (p.nonlinear_rows) p.nonlinear_rows->evaluate(ws.delta.data(), v_plus.data());
+  for (int r = 0; r < m; ++r) v_plus[r] += p.compliance[r] * lambda_out[r];
   const Real res = std::sqrt(best);
   stats.r_primal = stats.r_dual = stats.r_compl = res;
   stats.status = best <= tol2 ? SolveStatus::Converged : SolveStatus::MaxIterations;

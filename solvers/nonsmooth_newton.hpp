@@ -11,7 +11,9 @@
 //   A dlambda = a ∘ (J e) - r,   A = diag(a) J M^-1 J^T diag(a) + diag(c)
 // (symmetric: J-hat = diag(a) J is used in the dynamics too, as Ostrich does),
 // matrix free by preconditioned conjugate residual with a Jacobi preconditioner,
-// then d delta = M^-1 J^T (a ∘ dlambda) - e. After each update the law's
+// then d delta = M^-1 J^T (a ∘ dlambda) - e. When the problem carries
+// nonlinear_rows (backward Euler), w is re-evaluated at every iterate (rows at
+// q+ = q- + h G u+, J kept at q- as in Ostrich's implementation). After each update the law's
 // safeguards restore admissible impulses. A fixed budget of Newton x PCR
 // iterations (16 x 16) is spent (with an optional backtracking line search on
 // the merit) and the best iterate by |e|^2 + |r|^2 from index
@@ -51,6 +53,7 @@ class NonsmoothNewtonSolver final : public Solver {
   std::string name() const override { return "newton"; }
   bool accepts(const ContactModel& law, std::string* why) const override;
   std::unique_ptr<SolverWorkspace> make_workspace() const override { return std::make_unique<NewtonWorkspace>(); }
+  bool relinearises() const override { return true; }
   void solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
              SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
              SolveStats& stats) const override;

@@ -45,6 +45,9 @@ class Solver {
   // Whether this solver can solve this law; if not, `why` says so in one line.
   virtual bool accepts(const ContactModel& law, std::string* why) const = 0;
   virtual std::unique_ptr<SolverWorkspace> make_workspace() const = 0;
+  // Whether the solver re-evaluates problem.nonlinear_rows at each iterate
+  // (required by schemes that evaluate constraints at q+, e.g. backward Euler).
+  virtual bool relinearises() const { return false; }
   // Solves. lambda and v_plus are resized to the number of rows (std::vector
   // keeps its capacity, so a reused buffer does not allocate).
   virtual void solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,

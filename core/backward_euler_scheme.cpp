@@ -1,0 +1,136 @@
+#include "core/backward_euler_scheme.hpp"
+
+#include <stdexcept>
+
+#include "core/assembly.hpp"
+
+namespace contactlab {
+
+namespace {
+
+// Scratch of one world: the state at the solver's iterate and the rows
+// evaluated there. Lives in Data::scheme_workspace (no allocation once sized).
+class IterateRows final : public SchemeWorkspace, public RowEvaluator {
+ public:
+  const Model* model = nullptr;
+  const Data* base = nullptr;  // the world at q- (contacts, u_free)
+  Real h = 0;
+  Data at;                     // state at the iterate; its problem holds c(q_k)/h as v_free
+
+  // Rows whose value is position-level: joint and loop rows (no compliance),
+  // limits, contact normals.
+  bool position_row(const ConstraintProblem& p, int r) const {
+    if (r < p.num_bilateral) return p.compliance[r] == 0;
+    if (r < p.contact_offset()) return true;
+    return (r - p.contact_offset()) % 3 == 0;
+  }
+
+  void evaluate(const Real* delta, Real* w) const override {
+    IterateRows& self = const_cast<IterateRows&>(*this);  // scratch only; the logical state is const
+    const Model& m = *model;
+    const Data& d0 = *base;
+    Data& dk = self.at;
+    // q_k = q- + h G(q-) u_k with u_k = u_free + delta.
+    for (int b = 0; b < m.num_bodies(); ++b) {
+      dk.x_W[b] = d0.x_W[b];
+      dk.q_WB[b] = d0.q_WB[b];
+      if (m.bodies[b].fixed) continue;
+      const Vec3 v(d0.u_free[6 * b] + delta[6 * b], d0.u_free[6 * b + 1] + delta[6 * b + 1],
+                   d0.u_free[6 * b + 2] + delta[6 * b + 2]);
+      const Vec3 om(d0.u_free[6 * b + 3] + delta[6 * b + 3], d0.u_free[6 * b + 4] + delta[6 * b + 4],
+                    d0.u_free[6 * b + 5] + delta[6 * b + 5]);
+      dk.x_W[b] = d0.x_W[b] + h * v;
+      dk.q_WB[b] = integrate_quaternion(d0.q_WB[b], om, h);
+      dk.v_W[b] = v;
+      dk.w_W[b] = om;
+    }
+    // Contact points move with their bodies; the gap changes by the relative
+    // displacement along the (fixed) normal.
+    for (size_t k = 0; k < d0.contacts.size(); ++k) {
+      const Contact& c0 = d0.contacts[k];
+      Contact& ck = dk.contacts[k];
+      auto displacement = [&](int body) -> Vec3 {
+        if (body < 0 || m.bodies[body].fixed) return Vec3::Zero();
+        const Vec3 r_B = d0.q_WB[body].conjugate() * (c0.point_W - d0.x_W[body]);
+        return dk.x_W[body] + dk.q_WB[body] * r_B - c0.point_W;
+      };
+      ck.gap = c0.gap + c0.normal_W.dot(displacement(c0.body2) - displacement(c0.body1));
+    }
+    // Row values at q_k: the assembly's biases with full correction are c(q_k)/h.
+    RowBiasOptions full;
+    full.baumgarte = full.limit_baumgarte = full.contact_baumgarte = 1;
+    full.contact_slop = 0;
+    full.restitution_override = 0;
+    std::fill(dk.u_free.begin(), dk.u_free.end(), 0.0);
+    assemble_problem(m, dk, h, full);
+    const ConstraintProblem& p = d0.problem;
+    for (int r = 0; r < p.num_rows(); ++r)
+      if (position_row(p, r)) w[r] = dk.problem.v_free[r];
+  }
+};
+
+}  // namespace
+
+void BackwardEulerOptions::validate() const {
+  if (!(contact_margin >= 0)) throw std::invalid_argument("scheme.contact_margin must be >= 0");
+  if (!(warm_start_radius >= 0)) throw std::invalid_argument("scheme.warm_start_radius must be >= 0");
+}
+
+bool BackwardEulerScheme::accepts(const ContactModel&, const Solver& solver, std::string* why) const {
+  if (solver.relinearises()) return true;
+  if (why)
+    *why = "backward_euler evaluates constraints at q+ and needs a solver that re-linearises at each iterate "
+           "(newton); '" + solver.name() + "' solves the linearised problem only";
+  return false;
+}
+
+void BackwardEulerScheme::bind_options(OptionSet& set, const std::string& prefix) {
+  set.add(prefix + "contact_margin", &options.contact_margin, "m, contacts are created below this gap", 0);
+  set.add(prefix + "warm_start", &options.warm_start, "pass the previous step's impulses to the solver");
+  set.add(prefix + "warm_start_radius", &options.warm_start_radius, "m, contact matching distance", 0);
+  set.add(prefix + "gyroscopic", &options.gyroscopic, "explicit gyroscopic torque");
+}
+
+VelocityScheme BackwardEulerScheme::linearised(const ContactModel&) const {
+  // The velocity scheme's phases with full correction and no restitution give
+  // J at q-, the free velocity and the linearised rows; the solver replaces the
+  // position-level rows by their values at each iterate.
+  VelocityScheme v;
+  v.options.baumgarte = v.options.limit_baumgarte = v.options.contact_baumgarte = 1;
+  v.options.contact_slop = 0;
+  v.options.restitution = 0;
+  v.options.contact_margin = options.contact_margin;
+  v.options.warm_start = options.warm_start;
+  v.options.warm_start_radius = options.warm_start_radius;
+  v.options.gyroscopic = options.gyroscopic;
+  return v;
+}
+
+void BackwardEulerScheme::step(const Model& model, Data& data, const ContactModel& law, const Solver& solver,
+                               Real h) const {
+  if (!solver.relinearises()) throw std::invalid_argument(name() + " needs a re-linearising solver");
+  const VelocityScheme v = linearised(law);
+  v.prepare(model, data, law, h);
+
+  if (!dynamic_cast<IterateRows*>(data.scheme_workspace.get())) {
+    auto rows = std::make_unique<IterateRows>();
+    rows->at.init(model);
+    data.scheme_workspace = std::move(rows);
+  }
+  IterateRows& rows = static_cast<IterateRows&>(*data.scheme_workspace);
+  rows.model = &model;
+  rows.base = &data;
+  rows.h = h;
+  rows.at.contacts = data.contacts;  // same contact set, gaps updated per iterate (capacity kept)
+  rows.at.u_free.resize(data.u_free.size());
+  rows.at.ctrl = data.ctrl;
+
+  data.problem.nonlinear_rows = &rows;
+  if (!data.solver_workspace) data.solver_workspace = solver.make_workspace();
+  solver.solve(data.problem, law, data.warm, *data.solver_workspace, data.lambda, data.v_plus, data.solve_stats);
+  data.problem.nonlinear_rows = nullptr;
+
+  v.finish(model, data, law, h);
+}
+
+}  // namespace contactlab

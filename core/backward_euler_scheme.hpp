@@ -1,0 +1,43 @@
+// Backward Euler in maximal coordinates (Ostrich; MATH.md A.1), for large steps.
+//
+//   q+ = q- + h G(q-) u+,   M (u+ - u-) = h f(q-, u-) + J^T lambda,
+//   position-level rows (joints, loop closures, limits, contact gaps) hold at q+:
+//   c(q+)/h is the row value, not its linearisation c(q-)/h + J u+.
+// The solver re-evaluates those rows at every iterate u_k through
+// ConstraintProblem::nonlinear_rows, with J kept at q- and contact points
+// carried rigidly with their bodies (normals fixed within the step), as in
+// Ostrich's implementation [R-ax]. Velocity-level rows (friction, servos,
+// damping, armature) are as in the velocity scheme. No restitution (e = 0, as
+// Ostrich) and no Baumgarte fraction: a position error is removed within one
+// step, which is what makes the scheme stable at h ~ 0.1 s.
+//
+// Only solvers that re-linearise (Solver::relinearises(), i.e. `newton`) are
+// accepted: a linear solver would silently solve the linearised problem.
+#pragma once
+
+#include "core/scheme.hpp"
+#include "core/velocity_scheme.hpp"
+
+namespace contactlab {
+
+struct BackwardEulerOptions {
+  Real contact_margin = 0.05;    // m: contacts are created below this gap (large steps travel far)
+  bool warm_start = true;
+  Real warm_start_radius = 0.05; // m
+  bool gyroscopic = true;
+  void validate() const;
+};
+
+class BackwardEulerScheme final : public Scheme {
+ public:
+  std::string name() const override { return "backward_euler"; }
+  bool accepts(const ContactModel& law, const Solver& solver, std::string* why) const override;
+  void step(const Model& model, Data& data, const ContactModel& law, const Solver& solver, Real h) const override;
+  void bind_options(OptionSet& set, const std::string& prefix) override;
+  BackwardEulerOptions options;
+
+ private:
+  VelocityScheme linearised(const ContactModel& law) const;
+};
+
+}  // namespace contactlab
