@@ -13,39 +13,53 @@ namespace {
 class IterateRows final : public SchemeWorkspace, public RowEvaluator {
  public:
   const Model* model = nullptr;
-  const Data* base = nullptr;  // the world at q- (contacts, u_free)
+  const Data* base = nullptr;   // the world at q- (contacts, u_free, linearised problem)
   Real h = 0;
-  Data at;                     // state at the iterate; its problem holds c(q_k)/h as v_free
+  Data at;                      // state at the iterate; its problem holds J(q_k) and c(q_k)/h
+  std::vector<Real> base_bias;  // (m) bias of each row at q-: v_f - J(q-) u_free
+  std::vector<Real> u;          // (6 nb) u_k = u_free + delta
+  std::vector<Real> Ju;         // (m) J(q_k) u_k
+  std::vector<ConstraintRow> rows_at_plus;  // (m) J at the accepted q+
+  std::vector<Real> accepted_delta;         // (6 nb) the solver's returned iterate
+  std::vector<Real> w_scratch;              // (m)
 
   // Rows whose value is position-level: joint and loop rows (no compliance),
-  // limits, contact normals.
-  bool position_row(const ConstraintProblem& p, int r) const {
+  // limits, contact normals. The others (friction, servos) are velocity rows.
+  static bool position_row(const ConstraintProblem& p, int r) {
     if (r < p.num_bilateral) return p.compliance[r] == 0;
     if (r < p.contact_offset()) return true;
     return (r - p.contact_offset()) % 3 == 0;
   }
 
-  void evaluate(const Real* delta, Real* w) const override {
+  void setup() {
+    const ConstraintProblem& p = base->problem;
+    base_bias.resize(p.num_rows());
+    p.apply_J(base->u_free.data(), base_bias.data());
+    for (int r = 0; r < p.num_rows(); ++r) base_bias[r] = p.v_free[r] - base_bias[r];
+    u.resize(base->u_free.size());
+    Ju.resize(p.num_rows());
+  }
+
+  void evaluate(const Real* delta, Real* w, std::vector<ConstraintRow>& rows) const override {
     IterateRows& self = const_cast<IterateRows&>(*this);  // scratch only; the logical state is const
     const Model& m = *model;
     const Data& d0 = *base;
     Data& dk = self.at;
-    // q_k = q- + h G(q-) u_k with u_k = u_free + delta.
+    for (size_t i = 0; i < u.size(); ++i) self.u[i] = d0.u_free[i] + delta[i];
+    // q_k = q- + h G(q-) u_k.
     for (int b = 0; b < m.num_bodies(); ++b) {
       dk.x_W[b] = d0.x_W[b];
       dk.q_WB[b] = d0.q_WB[b];
       if (m.bodies[b].fixed) continue;
-      const Vec3 v(d0.u_free[6 * b] + delta[6 * b], d0.u_free[6 * b + 1] + delta[6 * b + 1],
-                   d0.u_free[6 * b + 2] + delta[6 * b + 2]);
-      const Vec3 om(d0.u_free[6 * b + 3] + delta[6 * b + 3], d0.u_free[6 * b + 4] + delta[6 * b + 4],
-                    d0.u_free[6 * b + 5] + delta[6 * b + 5]);
+      const Vec3 v(u[6 * b], u[6 * b + 1], u[6 * b + 2]);
+      const Vec3 om(u[6 * b + 3], u[6 * b + 4], u[6 * b + 5]);
       dk.x_W[b] = d0.x_W[b] + h * v;
       dk.q_WB[b] = integrate_quaternion(d0.q_WB[b], om, h);
       dk.v_W[b] = v;
       dk.w_W[b] = om;
     }
-    // Contact points move with their bodies; the gap changes by the relative
-    // displacement along the (fixed) normal.
+    // Contact points move with their bodies (midpoint of the two material
+    // points); the gap changes by their relative displacement along the fixed normal.
     for (size_t k = 0; k < d0.contacts.size(); ++k) {
       const Contact& c0 = d0.contacts[k];
       Contact& ck = dk.contacts[k];
@@ -54,18 +68,30 @@ class IterateRows final : public SchemeWorkspace, public RowEvaluator {
         const Vec3 r_B = d0.q_WB[body].conjugate() * (c0.point_W - d0.x_W[body]);
         return dk.x_W[body] + dk.q_WB[body] * r_B - c0.point_W;
       };
-      ck.gap = c0.gap + c0.normal_W.dot(displacement(c0.body2) - displacement(c0.body1));
+      const Vec3 d1 = displacement(c0.body1), d2 = displacement(c0.body2);
+      ck.gap = c0.gap + c0.normal_W.dot(d2 - d1);
+      ck.point_W = c0.point_W + 0.5 * (d1 + d2);
     }
-    // Row values at q_k: the assembly's biases with full correction are c(q_k)/h.
+    // Rows at q_k: the assembly's biases with full correction are c(q_k)/h.
     RowBiasOptions full;
     full.baumgarte = full.limit_baumgarte = full.contact_baumgarte = 1;
     full.contact_slop = 0;
     full.restitution_override = 0;
     std::fill(dk.u_free.begin(), dk.u_free.end(), 0.0);
     assemble_problem(m, dk, h, full);
-    const ConstraintProblem& p = d0.problem;
-    for (int r = 0; r < p.num_rows(); ++r)
-      if (position_row(p, r)) w[r] = dk.problem.v_free[r];
+    const ConstraintProblem& pk = dk.problem;
+    pk.apply_J(u.data(), self.Ju.data());
+    const ConstraintProblem& p0 = d0.problem;
+    for (int r = 0; r < p0.num_rows(); ++r)
+      w[r] = position_row(p0, r) ? pk.v_free[r] : Ju[r] + base_bias[r];
+    rows = pk.rows;
+  }
+
+  void accept(const Real* delta) const override {
+    IterateRows& self = const_cast<IterateRows&>(*this);
+    self.accepted_delta.assign(delta, delta + u.size());
+    self.w_scratch.resize(base->problem.num_rows());
+    evaluate(delta, self.w_scratch.data(), self.rows_at_plus);
   }
 };
 
@@ -125,10 +151,16 @@ void BackwardEulerScheme::step(const Model& model, Data& data, const ContactMode
   rows.at.u_free.resize(data.u_free.size());
   rows.at.ctrl = data.ctrl;
 
+  rows.setup();
   data.problem.nonlinear_rows = &rows;
   if (!data.solver_workspace) data.solver_workspace = solver.make_workspace();
   solver.solve(data.problem, law, data.warm, *data.solver_workspace, data.lambda, data.v_plus, data.solve_stats);
   data.problem.nonlinear_rows = nullptr;
+
+  // Integrate with J at the accepted q+: u+ = u_free + M^-1 J(q+)^T lambda,
+  // which is the solver's iterate up to its residual.
+  if (rows.accepted_delta.size() == data.u_free.size()) data.problem.rows.swap(rows.rows_at_plus);
+  rows.accepted_delta.clear();
 
   v.finish(model, data, law, h);
 }

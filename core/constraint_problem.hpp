@@ -23,15 +23,20 @@ struct ConstraintRow {
   Vec6 J_b = Vec6::Zero();        // row of J for body_b's twist
 };
 
-// Row values of a nonlinear (re-linearised) problem at a solver iterate: a
-// backward-Euler scheme evaluates position-level rows (joints, limits, contact
-// gaps) at q+ = q- + h G u+ instead of their linearisation J delta + v_f.
+// A nonlinear (re-linearised) problem at a solver iterate: a backward-Euler
+// scheme evaluates position-level rows (joints, limits, contact gaps) at
+// q+ = q- + h G u+ instead of their linearisation, and the Jacobian there.
+struct ConstraintRow;
 class RowEvaluator {
  public:
   virtual ~RowEvaluator() = default;
-  // delta = u+ - u_free (6 nb). w holds J delta + v_f on entry; rows the
-  // evaluator covers are overwritten with their value at the iterate.
-  virtual void evaluate(const Real* delta, Real* w) const = 0;
+  // delta = u+ - u_free (6 nb). Writes every row's value w (m) at the iterate
+  // (position rows c(q+)/h; velocity rows J(q+) u+ + their bias) and the rows
+  // of J at q+ (same order and count as the problem's).
+  virtual void evaluate(const Real* delta, Real* w, std::vector<ConstraintRow>& rows) const = 0;
+  // The iterate the solver returns (its impulses satisfy M delta = J(q+)^T lambda
+  // up to the solver's residual): the scheme integrates with J at this q+.
+  virtual void accept(const Real* delta) const = 0;
 };
 
 struct ConstraintProblem {

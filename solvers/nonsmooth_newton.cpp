@@ -96,6 +96,14 @@ void NonsmoothNewtonSolver::solve(const ConstraintProblem& p, const ContactModel
     v->assign(m, 0.0);
   for (auto* v : {&ws.delta, &ws.best_delta, &ws.base_delta, &ws.e, &ws.ddelta, &ws.tmp6}) v->assign(n6, 0.0);
   ws.scale.assign(2 * nc, 0.0);
+  // J of the current iterate: the problem's own, or a copy re-evaluated at each
+  // iterate for nonlinear problems.
+  const ConstraintProblem* op = &p;
+  if (p.nonlinear_rows) {
+    ws.at_iterate = p;
+    ws.at_iterate.nonlinear_rows = nullptr;
+    op = &ws.at_iterate;
+  }
   delassus_diagonal(p, ws.diag_D);
   for (int k = 0; k < nc; ++k) {
     const int r = off + 3 * k;
@@ -115,9 +123,13 @@ void NonsmoothNewtonSolver::solve(const ConstraintProblem& p, const ContactModel
   // Residuals and diagonal derivatives at the current iterate; returns the merit
   // |e|^2 + |weight ∘ r|^2 (the law's row weights, MATH.md B.1 notes in fb_math.hpp).
   auto evaluate = [&]() {
-    p.apply_J(ws.delta.data(), ws.w.data());
-    for (int r = 0; r < m; ++r) ws.w[r] += p.v_free[r];
-    if (p.nonlinear_rows) p.nonlinear_rows->evaluate(ws.delta.data(), ws.w.data());
+    if (p.nonlinear_rows) {
+      p.nonlinear_rows->evaluate(ws.delta.data(), ws.w.data(), ws.at_iterate.rows);
+      delassus_diagonal(ws.at_iterate, ws.diag_D);
+    } else {
+      p.apply_J(ws.delta.data(), ws.w.data());
+      for (int r = 0; r < m; ++r) ws.w[r] += p.v_free[r];
+    }
     for (int r = 0; r < m; ++r) ws.v[r] = ws.w[r] + p.compliance[r] * ws.lambda[r];
     for (int r = 0; r < p.num_bilateral; ++r) {
       ws.r[r] = ws.v[r];
@@ -137,8 +149,8 @@ void NonsmoothNewtonSolver::solve(const ConstraintProblem& p, const ContactModel
     for (int r = off; r < m; ++r) ws.c[r] += ws.a[r] * p.compliance[r];
     // e = delta - M^-1 J^T (a ∘ lambda)
     for (int r = 0; r < m; ++r) ws.tmp_m[r] = ws.a[r] * ws.lambda[r];
-    p.apply_JT(ws.tmp_m.data(), ws.tmp6.data());
-    p.apply_Minv(ws.tmp6.data(), ws.tmp6.data());
+    op->apply_JT(ws.tmp_m.data(), ws.tmp6.data());
+    op->apply_Minv(ws.tmp6.data(), ws.tmp6.data());
     for (int i = 0; i < n6; ++i) ws.e[i] = ws.delta[i] - ws.tmp6[i];
     Real merit = dot(ws.e, ws.e, n6);
     for (int r = 0; r < m; ++r) merit += ws.weight[r] * ws.weight[r] * ws.r[r] * ws.r[r];
@@ -168,7 +180,7 @@ void NonsmoothNewtonSolver::solve(const ConstraintProblem& p, const ContactModel
     }
 
     // Newton step: A dlambda = a ∘ (J e) - r by PCR (MATH.md C.1).
-    p.apply_J(ws.e.data(), ws.rhs.data());
+    op->apply_J(ws.e.data(), ws.rhs.data());
     for (int r = 0; r < m; ++r) {
       ws.rhs[r] = ws.a[r] * ws.rhs[r] - ws.r[r];
       ws.diag_A[r] = 1.0 / (ws.a[r] * ws.a[r] * ws.diag_D[r] + ws.c[r] + options.regularization);
@@ -179,7 +191,7 @@ void NonsmoothNewtonSolver::solve(const ConstraintProblem& p, const ContactModel
       ws.pcr_r = ws.rhs;  // x0 = 0
       for (int r = 0; r < m; ++r) ws.pcr_z[r] = ws.diag_A[r] * ws.pcr_r[r];
       ws.pcr_p = ws.pcr_z;
-      apply_schur(p, ws, ws.pcr_z, ws.pcr_Az);
+      apply_schur(*op, ws, ws.pcr_z, ws.pcr_Az);
       ws.pcr_Ap = ws.pcr_Az;
       Real gamma = dot(ws.pcr_z, ws.pcr_Az, m);
       for (int it = 0; it < options.pcr_iterations && gamma > 0; ++it) {
@@ -193,7 +205,7 @@ void NonsmoothNewtonSolver::solve(const ConstraintProblem& p, const ContactModel
           ws.pcr_z[r] -= alpha * ws.diag_A[r] * ws.pcr_Ap[r];
         }
         if (std::sqrt(dot(ws.pcr_r, ws.pcr_r, m)) <= options.pcr_tolerance * rhs_norm) break;
-        apply_schur(p, ws, ws.pcr_z, ws.pcr_Az);
+        apply_schur(*op, ws, ws.pcr_z, ws.pcr_Az);
         const Real gamma_new = dot(ws.pcr_z, ws.pcr_Az, m);
         const Real beta = gamma_new / gamma;
         gamma = gamma_new;
@@ -205,8 +217,8 @@ void NonsmoothNewtonSolver::solve(const ConstraintProblem& p, const ContactModel
     }
     // d delta = M^-1 J^T (a ∘ dlambda) - e.
     for (int r = 0; r < m; ++r) ws.tmp_m[r] = ws.a[r] * ws.dlambda[r];
-    p.apply_JT(ws.tmp_m.data(), ws.ddelta.data());
-    p.apply_Minv(ws.ddelta.data(), ws.ddelta.data());
+    op->apply_JT(ws.tmp_m.data(), ws.ddelta.data());
+    op->apply_Minv(ws.ddelta.data(), ws.ddelta.data());
     for (int i = 0; i < n6; ++i) ws.ddelta[i] -= ws.e[i];
     // Step length: Ostrich takes alpha = 1. The safeguards can undo a full step
     // (a normal impulse pushed below zero and clamped back), which leaves the
@@ -234,13 +246,19 @@ void NonsmoothNewtonSolver::solve(const ConstraintProblem& p, const ContactModel
   }
 
   // v+ for the velocity the integrator will produce, u+ = u_free + M^-1 J^T lambda:
-  // D lambda + v_f, with nonlinear rows evaluated at that u+ when present.
+  // D lambda + v_f for a linear problem. For a nonlinear one J depends on u+
+  // through q+: the scheme integrates the best iterate itself (accept), and v+
+  // is the rows' value there.
   lambda_out = ws.best_lambda;
-  p.apply_JT(lambda_out.data(), ws.delta.data());
-  p.apply_Minv(ws.delta.data(), ws.delta.data());
-  p.apply_J(ws.delta.data(), v_plus.data());
-  for (int r = 0; r < m; ++r) v_plus[r] += p.v_free[r];
-  if (p.nonlinear_rows) p.nonlinear_rows->evaluate(ws.delta.data(), v_plus.data());
+  if (p.nonlinear_rows) {
+    p.nonlinear_rows->evaluate(ws.best_delta.data(), v_plus.data(), ws.at_iterate.rows);
+    p.nonlinear_rows->accept(ws.best_delta.data());
+  } else {
+    p.apply_JT(lambda_out.data(), ws.delta.data());
+    p.apply_Minv(ws.delta.data(), ws.delta.data());
+    p.apply_J(ws.delta.data(), v_plus.data());
+    for (int r = 0; r < m; ++r) v_plus[r] += p.v_free[r];
+  }
   for (int r = 0; r < m; ++r) v_plus[r] += p.compliance[r] * lambda_out[r];
   const Real res = std::sqrt(best);
   stats.r_primal = stats.r_dual = stats.r_compl = res;

@@ -12,8 +12,10 @@
 // (symmetric: J-hat = diag(a) J is used in the dynamics too, as Ostrich does),
 // matrix free by preconditioned conjugate residual with a Jacobi preconditioner,
 // then d delta = M^-1 J^T (a ∘ dlambda) - e. When the problem carries
-// nonlinear_rows (backward Euler), w is re-evaluated at every iterate (rows at
-// q+ = q- + h G u+, J kept at q- as in Ostrich's implementation). After each update the law's
+// nonlinear_rows (backward Euler), the rows' values and J itself are
+// re-evaluated at every iterate q+ = q- + h G u+ (J at q+, as MATH.md A.1 / S0;
+// the mass matrix stays at q-). The Hessian term d(J^T lambda)/dq is dropped,
+// so the iteration is Gauss-Newton-like on the position rows. After each update the law's
 // safeguards restore admissible impulses. A fixed budget of Newton x PCR
 // iterations (16 x 16) is spent (with an optional backtracking line search on
 // the merit) and the best iterate by |e|^2 + |r|^2 from index
@@ -46,6 +48,7 @@ class NewtonWorkspace final : public SolverWorkspace {
   std::vector<Real> w, v, r, a, c, weight, e, rhs, dlambda, ddelta;  // iterate and step
   std::vector<Real> diag_D, diag_A, scale;                    // Delassus diagonal (no R), preconditioner, contact scales
   std::vector<Real> pcr_r, pcr_z, pcr_p, pcr_Ap, pcr_Az, tmp_m, tmp6;  // PCR and operator scratch
+  ConstraintProblem at_iterate;  // nonlinear problems: the problem with J at the current iterate
 };
 
 class NonsmoothNewtonSolver final : public Solver {
