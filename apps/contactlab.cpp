@@ -1,11 +1,12 @@
-// The contactlab command: list parts and scenes, run a scene, and (with no
-// arguments) the default job: the validation scenes against their analytic
-// references.
+// The contactlab command: list parts and scenes, run a scene, compare
+// combinations, validate, and (with no arguments) the default job: every valid
+// combination on the validation scenes and wheeled_pallet (compare_command).
 #include <boost/program_options.hpp>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "apps/compare_command.hpp"
 #include "apps/run_command.hpp"
 #include "apps/validate_command.hpp"
 #include "core/factory.hpp"
@@ -17,9 +18,10 @@ using namespace contactlab;
 namespace {
 
 const char* kUsage =
-    "usage: contactlab                      run the validation scenes (default job)\n"
+    "usage: contactlab                      default job: compare every valid combination on the validation scenes\n"
     "       contactlab list [models|solvers|schemes|combos|scenes]\n"
     "       contactlab run SCENE [options]  (contactlab run --help)\n"
+    "       contactlab compare SCENE... [--combos LIST|all] [--dt LIST] [--duration S] [--reference COMBO@DT] [--out DIR]\n"
     "       contactlab validate [--json]\n";
 
 void print_parts(const std::string& title, const std::vector<PartInfo>& parts) {
@@ -111,11 +113,12 @@ int run_cli(const std::vector<std::string>& args) {
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty()) return validate_command(false);
+  if (args.empty()) return compare_default_job();
   const std::string cmd = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (cmd == "list") return list_command(rest);
   if (cmd == "run") return run_cli(rest);
+  if (cmd == "compare") return compare_cli(rest);
   if (cmd == "validate") return validate_command(!rest.empty() && rest[0] == "--json");
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     std::cout << kUsage;

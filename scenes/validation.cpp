@@ -99,8 +99,8 @@ ValidationResult validate_box_ramp(const PartChoice& parts, double h) {
   const double beta = *peak * m.actuators[push.actuator].gear[0] / (mu * mass * g);
   // MATH.md E.2, general beta.
   const double t_slip = T_r / beta;
-  const double t_stop = T_r * (1 + (beta - 1) * (beta - 1) / (2 * beta));
-  const double x_total = mu * g * T_r * T_r * std::pow(beta - 1, 3) * (3 * beta + 1) / (24 * beta * beta);
+  const ScalarReference distance = box_ramp_sliding_distance(m);
+  const double t_stop = distance.settled_time, x_total = distance.value;
 
   Stepper st{sim, h, r};
   const double x0 = sim.data().origin_position(m, box).x();
@@ -223,9 +223,7 @@ ValidationResult validate_stacked_boxes(const PartChoice& parts, double mass_rat
   // Analytic rest height of the top box (on the bottom box, both of half-height 0.1).
   Simulation probe = load("stacked_boxes", parts);
   const Model& m = probe.model();
-  const int top = body_id(m, "top"), bottom = body_id(m, "bottom");
-  const double rest = probe.data().x_W[bottom].z() + m.geoms[first_geom_of(m, bottom)].size.z() +
-                      m.geoms[first_geom_of(m, top)].size.z();
+  const double rest = stacked_boxes_rest_height(m, probe.data()).value;
   // Velocities are exact up to the solver tolerance (1e-6 m/s); integrated over
   // the 1 s run that is 1e-6 m. Ten times that bounds positions that must not
   // depend on the masses. Penetration: the bound, 1 mm.
@@ -292,16 +290,7 @@ ValidationResult validate_pendulum(const PartChoice& parts, double h) {
   for (size_t j = 0; j < m.joints.size(); ++j)
     if (m.joints[j].body == pole) joint = static_cast<int>(j);
   if (joint < 0) throw std::runtime_error("pendulum has no hinge");
-  const Body& b = m.bodies[pole];
-  const double g = m.options.gravity.norm();
-  // Physical pendulum: pivot at the joint anchor, com at distance d.
-  const Vec3 pivot_W = sim.data().origin_position(m, pole) + sim.data().q_WB[pole] * m.joints[joint].anchor_B;
-  const double d = (sim.data().x_W[pole] - pivot_W).norm();
-  const Vec3 axis_W = sim.data().q_WB[pole] * m.joints[joint].axis_B;
-  const Mat3 R = sim.data().q_WB[pole].toRotationMatrix();
-  const double I_axis = axis_W.dot(R * b.inertia_B * R.transpose() * axis_W) + b.mass * d * d;
-  const double theta0 = std::abs(joint_position(m, sim.data(), joint));
-  const double period = 4 * std::sqrt(I_axis / (b.mass * g * d)) * elliptic_k(std::sin(theta0 / 2));
+  const double period = pendulum_period(m, sim.data()).value;
 
   Stepper st{sim, h, r};
   std::vector<double> crossings;  // upward zero crossings of the angle, linearly interpolated
@@ -334,5 +323,94 @@ std::vector<ValidationResult> validation_suite(const PartChoice& parts) {
   out.push_back(validate_pendulum(parts));
   return out;
 }
+
+// ---- Reference quantities for comparisons (scenes/comparison.cpp) ----
+
+namespace {
+
+int hinge_of(const Model& m, int body) {
+  for (size_t j = 0; j < m.joints.size(); ++j)
+    if (m.joints[j].body == body && m.joints[j].type == JointType::Hinge) return static_cast<int>(j);
+  throw std::runtime_error("body '" + m.bodies[body].name + "' has no hinge");
+}
+
+// A body swinging on its hinge: pivot and axis in world, the com offset from
+// the pivot across the axis, and the moment of inertia about the axis.
+struct Swing {
+  Vec3 pivot_W, axis_W, d_W;
+  double inertia = 0;
+};
+
+Swing swing_of(const Model& m, const Data& d, int body) {
+  const Joint& j = m.joints[hinge_of(m, body)];
+  Swing s;
+  s.pivot_W = d.origin_position(m, body) + d.q_WB[body] * j.anchor_B;
+  s.axis_W = (d.q_WB[body] * j.axis_B).normalized();
+  const Vec3 r = d.x_W[body] - s.pivot_W;
+  s.d_W = r - r.dot(s.axis_W) * s.axis_W;
+  const Mat3 R = d.q_WB[body].toRotationMatrix();
+  s.inertia = s.axis_W.dot(R * m.bodies[body].inertia_B * R.transpose() * s.axis_W) + m.bodies[body].mass * s.d_W.squaredNorm();
+  return s;
+}
+
+}  // namespace
+
+ScalarReference box_ramp_sliding_distance(const Model& m) {
+  const int box = body_id(m, "box");
+  const double mu = std::max(m.geoms[first_geom_of(m, box)].friction, m.geoms[floor_geom(m)].friction);
+  const double g = -m.options.gravity.z(), mass = m.bodies[box].mass;
+  if (m.control_schedules.empty()) throw std::runtime_error("box_ramp has no force schedule");
+  const ControlSchedule& push = m.control_schedules.front();
+  const auto peak = std::max_element(push.values.begin(), push.values.end());
+  const double T_r = push.times[peak - push.values.begin()];
+  const double beta = *peak * m.actuators[push.actuator].gear[0] / (mu * mass * g);
+  const double t_stop = T_r * (1 + (beta - 1) * (beta - 1) / (2 * beta));
+  const double x_total = mu * g * T_r * T_r * std::pow(beta - 1, 3) * (3 * beta + 1) / (24 * beta * beta);
+  return {"total sliding distance", x_total, "m", t_stop};
+}
+
+ScalarReference bouncing_ball_first_apex(const Model& m, const Data& d) {
+  const int ball = body_id(m, "ball");
+  const int ball_geom = first_geom_of(m, ball);
+  const double e = m.restitution(ball_geom, floor_geom(m));
+  const double g = -m.options.gravity.z();
+  const double g0 = d.x_W[ball].z() - m.geoms[ball_geom].size.x();
+  const double t1 = std::sqrt(2 * g0 / g), v1 = g * t1;
+  return {"apex gap after bounce 1", e * e * g0, "m", t1 + e * v1 / g};
+}
+
+ScalarReference stacked_boxes_rest_height(const Model& m, const Data& d) {
+  const int top = body_id(m, "top"), bottom = body_id(m, "bottom");
+  const double rest = d.x_W[bottom].z() + m.geoms[first_geom_of(m, bottom)].size.z() + m.geoms[first_geom_of(m, top)].size.z();
+  const double fall = std::sqrt(2 * std::max(0.0, d.x_W[top].z() - rest) / -m.options.gravity.z());
+  return {"top box rest height", rest, "m", fall};
+}
+
+ScalarReference pendulum_period(const Model& m, const Data& d) {
+  const int pole = body_id(m, "pole");
+  const Swing s = swing_of(m, d, pole);
+  const double theta0 = std::abs(joint_position(m, d, hinge_of(m, pole)));
+  const double period = 4 * std::sqrt(s.inertia / (m.bodies[pole].mass * m.options.gravity.norm() * s.d_W.norm())) *
+                        elliptic_k(std::sin(theta0 / 2));
+  return {"period", period, "s", period};
+}
+
+ScalarReference four_bar_period(const Model& m, const Data& d) {
+  const int crank = body_id(m, "crank"), rocker = body_id(m, "rocker"), coupler = body_id(m, "coupler");
+  const Swing c = swing_of(m, d, crank), r = swing_of(m, d, rocker);
+  // The coupler translates with the crank tip (its hinge anchor): a point mass
+  // on a lever L from the crank pivot.
+  const Joint& cj = m.joints[hinge_of(m, coupler)];
+  const Vec3 tip = d.origin_position(m, coupler) + d.q_WB[coupler] * cj.anchor_B - c.pivot_W;
+  const Vec3 L = tip - tip.dot(c.axis_W) * c.axis_W;
+  const double m_cp = m.bodies[coupler].mass;
+  const double inertia = c.inertia + r.inertia + m_cp * L.squaredNorm();
+  const Vec3 moment = m.bodies[crank].mass * c.d_W + m.bodies[rocker].mass * r.d_W + m_cp * L;  // kg m
+  const Vec3 down = m.options.gravity.normalized();
+  const double theta0 = std::atan2(moment.cross(down).norm(), moment.dot(down));
+  const double period = 4 * std::sqrt(inertia / (m.options.gravity.norm() * moment.norm())) * elliptic_k(std::sin(theta0 / 2));
+  return {"period", period, "s", period};
+}
+
 
 }  // namespace contactlab

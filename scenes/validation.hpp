@@ -45,4 +45,27 @@ std::vector<ValidationResult> validation_suite(const PartChoice& parts);
 // Complete elliptic integral of the first kind K(k) by the arithmetic-geometric mean.
 double elliptic_k(double k);
 
+// Closed-form reference quantities of the validation scenes, one per scene, for
+// comparisons that measure that quantity with any parts and step
+// (scenes/comparison.hpp, `contactlab compare`). Each reads the scene's
+// parameters from `model` and its initial state `initial` (the Data after
+// Simulation::reset) and throws if an expected body or joint is missing.
+struct ScalarReference {
+  std::string quantity;       // what is measured, e.g. "total sliding distance"
+  double value = 0;           // analytic value
+  std::string unit;
+  double settled_time = 0;    // s: simulated time after which the quantity is determined
+};
+// Total x displacement of "box" once it has stopped (MATH.md E.2, general beta).
+ScalarReference box_ramp_sliding_distance(const Model& model);
+// Apex gap (lowest point to floor) between the first and second impacts: e^2 g0.
+ScalarReference bouncing_ball_first_apex(const Model& model, const Data& initial);
+// Rest height of the centre of "top" on "bottom".
+ScalarReference stacked_boxes_rest_height(const Model& model, const Data& initial);
+// Period of the hinge "pole" (exact, elliptic integral).
+ScalarReference pendulum_period(const Model& model, const Data& initial);
+// Period of the parallelogram: one compound pendulum in the crank angle
+// (scenes/four_bar.xml header), I_eff = I_crank + I_rocker + m_coupler L^2.
+ScalarReference four_bar_period(const Model& model, const Data& initial);
+
 }  // namespace contactlab

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs the default job (the validation scenes).
+# Installs what is missing, builds, and runs the default job (the comparison of
+# every valid combination on the validation scenes; docs/compare.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh

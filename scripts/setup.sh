@@ -9,6 +9,7 @@ packages=(
   doctest-dev
   libtinyxml2-dev
   ccache
+  gnuplot-nox
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,250 @@
+#include "apps/compare_command.hpp"
+
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <set>
+#include <stdexcept>
+
+#include "apps/output_file.hpp"
+
+namespace po = boost::program_options;
+
+namespace contactlab {
+
+namespace {
+
+std::vector<std::string> split_list(const std::string& text, const char* what) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    const size_t at = text.find(',', start);
+    const std::string item = text.substr(start, at == std::string::npos ? std::string::npos : at - start);
+    if (item.empty()) throw std::invalid_argument(std::string("empty entry in ") + what + " '" + text + "'");
+    out.push_back(item);
+    if (at == std::string::npos) return out;
+    start = at + 1;
+  }
+}
+
+std::vector<double> parse_dt_list(const std::string& text) {
+  std::vector<double> out;
+  for (const std::string& item : split_list(text, "--dt")) {
+    char* end = nullptr;
+    const double v = std::strtod(item.c_str(), &end);
+    if (*end != '\0' || !std::isfinite(v) || v <= 0)
+      throw std::invalid_argument("bad time step '" + item + "' in --dt: expected positive seconds");
+    out.push_back(v);
+  }
+  return out;
+}
+
+// `all`: the factories' valid triples, each refused one noted on stderr.
+std::vector<Combo> parse_combos(const std::string& text) {
+  if (text == "all") {
+    std::vector<std::string> refused;
+    std::vector<Combo> combos = valid_combos(&refused);
+    for (const std::string& r : refused) std::cerr << "note: skipping " << r << "\n";
+    return combos;
+  }
+  std::vector<Combo> out;
+  for (const std::string& item : split_list(text, "--combos")) out.push_back(parse_combo(item));
+  return out;
+}
+
+std::string cell(double v, const char* fmt = "%.2e") {
+  if (!std::isfinite(v)) return "n/a";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+void print_scene_header(const SceneComparison& sc) {
+  std::printf("\n== %s: %g s simulated per run; %s\n", sc.label.c_str(), sc.duration, sc.reference.describe().c_str());
+  if (sc.reference.kind == ErrorKind::ReferenceRun)
+    std::printf("   reference run %s: %ld steps, %.1f us per step\n", sc.reference.run_label.c_str(),
+                sc.reference_run.steps, 1e6 * sc.reference_run.wall_per_step);
+}
+
+int combo_width(const std::vector<Combo>& combos) {
+  size_t w = 5;
+  for (const Combo& c : combos) w = std::max(w, c.label().size());
+  return static_cast<int>(w);
+}
+
+void print_table_head(int w) {
+  std::printf("%-*s %9s %6s %9s %9s %7s %6s %5s %9s %9s %9s %9s  %s\n", w, "combo", "dt [s]", "steps", "us/step",
+              "wall/sim", "mean it", "max it", "!conv", "max r_vi", "max pen", "max joint", "error", "status");
+}
+
+void print_row(const ComparisonRun& r, int w) {
+  if (r.steps == 0) {
+    std::printf("%-*s %9g %6s  FAILED: %s\n", w, r.combo.c_str(), r.dt, "-", r.message.c_str());
+    return;
+  }
+  std::printf("%-*s %9g %6ld %9.1f %9.3g %7.2f %6d %5ld %9s %9s %9s %9s  %s\n", w, r.combo.c_str(), r.dt, r.steps,
+              1e6 * r.wall_per_step, r.wall_per_sim, r.mean_iterations, r.max_iterations, r.not_converged,
+              cell(r.max_r_vi).c_str(), cell(r.max_penetration).c_str(), cell(r.max_joint_violation).c_str(),
+              r.ok ? cell(r.error).c_str() : "n/a", r.ok ? "ok" : ("FAILED: " + r.message).c_str());
+}
+
+// One progress line on stderr, only when it is a terminal.
+class RunProgress {
+ public:
+  explicit RunProgress(bool enabled) : enabled_(enabled && isatty(2)) {}
+  void update(const std::string& scene, const ComparisonRun& r) {
+    ++done_;
+    if (!enabled_) return;
+    std::fprintf(stderr, "\r\033[K[%zu runs] %s: %s@%g", done_, scene.c_str(), r.combo.c_str(), r.dt);
+    shown_ = true;
+  }
+  void finish() {
+    if (shown_) std::fprintf(stderr, "\r\033[K");
+    shown_ = false;
+  }
+
+ private:
+  size_t done_ = 0;
+  bool enabled_, shown_ = false;
+};
+
+struct CompareJob {
+  std::vector<std::string> scenes;
+  CompareSettings settings;
+  std::string out_dir;
+};
+
+// Runs every scene, printing each one's table as it completes, then writes
+// the files. Returns the exit status.
+int run_job(const CompareJob& job) {
+  namespace fs = std::filesystem;
+  if (!job.out_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(job.out_dir, ec);
+    if (ec || !fs::is_directory(job.out_dir)) {
+      std::cerr << "contactlab compare: error: cannot create output directory '" << job.out_dir << "'\n";
+      return 1;
+    }
+  }
+  const int w = combo_width(job.settings.combos);
+  std::vector<SceneComparison> results;
+  RunProgress progress(true);
+  for (const std::string& scene : job.scenes) {
+    SceneComparison sc = compare_scene(scene, job.settings, [&](const ComparisonRun& r) { progress.update(scene, r); });
+    progress.finish();
+    print_scene_header(sc);
+    print_table_head(w);
+    for (const ComparisonRun& r : sc.runs) print_row(r, w);
+    std::fflush(stdout);
+    results.push_back(std::move(sc));
+  }
+  if (job.out_dir.empty()) return 0;
+
+  const std::string dir = job.out_dir;
+  {
+    OutputFile runs(dir + "/runs.csv");
+    write_runs_csv(*runs.open(), results);
+    runs.commit();
+  }
+  std::set<std::string> used;
+  bool plotted = gnuplot_available();
+  if (!plotted)
+    std::cerr << "warning: gnuplot not found on PATH (Debian: apt-get install gnuplot-nox, or scripts/setup.sh): "
+                 "no PNG plots; the CSV files and the gnuplot scripts plot_SCENE.gp are written\n";
+  for (const SceneComparison& sc : results) {
+    // Two files with the same stem must not overwrite each other's outputs.
+    std::string label = sc.label;
+    for (int k = 2; used.count(label); ++k) label = sc.label + "_" + std::to_string(k);
+    used.insert(label);
+    OutputFile res(dir + "/residuals_" + label + ".csv");
+    write_residuals_csv(*res.open(), sc);
+    res.commit();
+    if (!plot_scene(dir, sc, label)) plotted = false;
+  }
+  std::printf("\nwrote %s/runs.csv, residuals_*.csv%s\n", dir.c_str(),
+              plotted ? ", error_vs_dt_*.png, residual_vs_iteration_*.png" : " (no plots)");
+  return 0;
+}
+
+}  // namespace
+
+int compare_cli(const std::vector<std::string>& args) {
+  std::vector<std::string> scenes;
+  std::string combos = "all", dts, reference, out;
+  double duration = -1;
+  po::options_description opts("contactlab compare SCENE... [options]");
+  opts.add_options()("help,h", "this help")
+      ("combos", po::value(&combos)->default_value(combos), "comma-separated scheme+contact+solver, or all (every valid triple)")
+      ("dt", po::value(&dts), "comma-separated time steps in s (default: the scene's timestep x 1,2,5,10,20)")
+      ("duration", po::value(&duration), "simulated time per run in s (default: the scene's contactlab.duration)")
+      ("reference", po::value(&reference), "COMBO@DT reference run for scenes without an analytic reference "
+                                           "(default: velocity+desaxce+padmm@(smallest dt / 10))")
+      ("out", po::value(&out), "directory for runs.csv, residuals_SCENE.csv and the PNG plots");
+  po::options_description hidden;
+  hidden.add_options()("scene", po::value(&scenes)->composing());
+  po::options_description all;
+  all.add(opts).add(hidden);
+  po::positional_options_description pos;
+  pos.add("scene", -1);
+  CompareJob job;
+  try {
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+      std::cout << opts;
+      return 0;
+    }
+    if (scenes.empty()) throw std::invalid_argument("missing SCENE (an MJCF file or one of: contactlab list scenes)");
+    if (vm.count("duration") && !(duration > 0 && std::isfinite(duration)))
+      throw std::invalid_argument("--duration must be positive");
+    job.settings.combos = parse_combos(combos);
+    if (job.settings.combos.empty()) throw std::invalid_argument("no combination to run");
+    if (!dts.empty()) job.settings.dts = parse_dt_list(dts);
+    job.settings.duration = duration;
+    if (!reference.empty()) parse_combo_at_dt(reference);  // fail before any run
+    job.settings.reference = reference;
+    job.scenes = scenes;
+    job.out_dir = out;
+  } catch (const std::exception& e) {
+    std::cerr << "contactlab compare: error: " << e.what() << "\n" << opts;
+    return 2;
+  }
+  try {
+    return run_job(job);
+  } catch (const std::exception& e) {
+    std::cerr << "contactlab compare: error: " << e.what() << std::endl;
+    return 1;
+  }
+}
+
+int compare_default_job() {
+  try {
+    CompareJob job;
+    job.scenes = {"box_ramp", "bouncing_ball", "stacked_boxes", "four_bar", "pendulum", "wheeled_pallet"};
+    std::vector<std::string> refused;
+    job.settings.combos = valid_combos(&refused);
+    job.settings.dt_factors = {1, 2};
+    std::printf("contactlab: default job = contactlab compare");
+    for (const auto& s : job.scenes) std::printf(" %s", s.c_str());
+    std::printf(" --dt <scene timestep x 1,2>\n"
+                "(%zu valid combinations, %zu refused ones skipped: contactlab list combos says why;\n"
+                " pass/fail against tolerances: contactlab validate; columns: docs/compare.md)\n",
+                job.settings.combos.size(), refused.size());
+    const auto t0 = std::chrono::steady_clock::now();
+    const int status = run_job(job);
+    std::printf("\ndefault job: %.1f s wall time\n",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    return status;
+  } catch (const std::exception& e) {
+    std::cerr << "contactlab: error: " << e.what() << std::endl;
+    return 1;
+  }
+}
+
+}  // namespace contactlab
