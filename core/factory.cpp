@@ -7,6 +7,7 @@
 #include "contact_models/desaxce.hpp"
 #include "contact_models/fischer_burmeister.hpp"
 #include "core/backward_euler_scheme.hpp"
+#include "core/quasi_dynamic_scheme.hpp"
 #include "core/velocity_scheme.hpp"
 #include "solvers/convex_newton.hpp"
 #include "solvers/nonsmooth_newton.hpp"
@@ -55,6 +56,8 @@ const std::vector<Entry<Scheme>>& schemes() {
        [] { return std::make_unique<VelocityScheme>(); }},
       {{"backward_euler", "Ostrich: backward Euler, constraints at q+ re-evaluated at each Newton iterate (experimental)"},
        [] { return std::make_unique<BackwardEulerScheme>(); }},
+      {{"quasi_dynamic", "quasi-dynamic (CQDC): displacement step, previous velocities dropped, Q = M/h^2 + K_p"},
+       [] { return std::make_unique<QuasiDynamicScheme>(); }},
   };
   return table;
 }
