@@ -11,19 +11,13 @@
 
 namespace contactlab {
 
+using namespace solver_common;
+
 namespace {
 
 using Mat36 = Eigen::Matrix<Real, 3, 6>;
 using Mat6R = Eigen::Matrix<Real, 6, 6, Eigen::RowMajor>;
 using Mat3R = Eigen::Matrix<Real, 3, 3, Eigen::RowMajor>;
-
-template <typename V>
-void require(bool ok, const char* field, V value, const char* what) {
-  if (ok) return;
-  std::ostringstream s;
-  s << "ConvexNewtonOptions." << field << " " << what << " (got " << value << ")";
-  throw std::invalid_argument(s.str());
-}
 
 // Intermediate continuation stages stop early: their answer only starts the
 // next stage (velocity error 1e-3 m/s, or a relative cost decrease of 1e-8).
@@ -31,34 +25,6 @@ constexpr Real kStageGradientTolerance = 1e-3;
 constexpr Real kStageCostTolerance = 1e-8;
 // Safety factor of the rounding floor of the gradient (Newton::gradient_floor).
 constexpr Real kFloorFactor = 16;
-
-template <typename V>
-V* grow(std::vector<V>& v, size_t n) {
-  if (v.size() < n) v.resize(n);
-  return v.data();
-}
-
-Real dot(const Real* a, const Real* b, int n) {
-  Real s = 0;
-  for (int i = 0; i < n; ++i) s += a[i] * b[i];
-  return s;
-}
-
-void check_problem(const ConstraintProblem& pr) {
-  const int m = pr.num_rows();
-  const bool ok = pr.num_bilateral >= 0 && pr.num_limit >= 0 && pr.num_contacts >= 0 &&
-                  pr.num_bilateral + pr.num_limit + 3 * pr.num_contacts == m &&
-                  static_cast<int>(pr.compliance.size()) == m && static_cast<int>(pr.v_free.size()) == m &&
-                  static_cast<int>(pr.mu.size()) == pr.num_contacts &&
-                  static_cast<int>(pr.inv_mass.size()) == pr.num_bodies &&
-                  static_cast<int>(pr.inv_inertia_W.size()) == pr.num_bodies;
-  if (!ok)
-    throw std::invalid_argument(
-        "convex_newton: ConstraintProblem sizes are inconsistent (rows, compliance, v_free, mu, bodies)");
-  for (const ConstraintRow& row : pr.rows)
-    if (row.body_a >= pr.num_bodies || row.body_b >= pr.num_bodies)
-      throw std::invalid_argument("convex_newton: ConstraintProblem row refers to a body out of range");
-}
 
 // The moving bodies touched by rows [row0, row0 + k) (k <= 3) and each one's
 // effective k x 6 Jacobian (rows past k stay zero; a body on both ends of a
@@ -129,12 +95,12 @@ class Newton {
     // scalar rows the problem's or, where it is 0, bilateral_compliance.
     Real* R = grow(ws_.row_R, m_);
     Real* lawR = grow(ws_.law_R, std::max(3 * nc, 1));
-    law.contact_compliance(pr_.mu.data(), nc, lawR);
+    law_contact_compliance(law, pr_.mu.data(), nc, lawR);
     for (int i = 0; i < off_; ++i) R[i] = pr_.compliance[i] > 0 ? pr_.compliance[i] : opt_.bilateral_compliance;
     for (int k = 0; k < nc; ++k) {
       const int o = off_ + 3 * k;
       Real c[3];
-      for (int j = 0; j < 3; ++j) c[j] = lawR[3 * k + j] + pr_.compliance[o + j];
+      for (int j = 0; j < 3; ++j) c[j] = row_compliance(pr_, lawR, o + j);
       // The zone formulas need R = rho I per contact (MATH.md B.3).
       if (!(c[0] > 0) || std::abs(c[1] - c[0]) > 1e-12 * c[0] || std::abs(c[2] - c[0]) > 1e-12 * c[0]) {
         std::ostringstream s;
@@ -465,14 +431,7 @@ class Newton {
     int stages = 0;
     for (int k = 0; k < nc; ++k) {
       const int o = off_ + 3 * k;
-      const ConstraintRow& row = pr_.rows[o];
-      Real dnn = 0;
-      for (int e = 0; e < 2; ++e) {
-        const int b = e ? row.body_b : row.body_a;
-        if (b < 0) continue;
-        const Vec6& J = e ? row.J_b : row.J_a;
-        dnn += pr_.inv_mass[b] * J.head<3>().squaredNorm() + J.tail<3>().dot(pr_.inv_inertia_W[b] * J.tail<3>());
-      }
+      const Real dnn = delassus_diagonal_entry(pr_, o);
       target[k] = ws_.row_R[o];
       first[k] = std::max(target[k], start * dnn);
       stages = std::max(stages, static_cast<int>(std::ceil(std::log(first[k] / target[k]) / std::log(factor) - 1e-9)));
@@ -500,6 +459,7 @@ class Newton {
 }  // namespace
 
 void ConvexNewtonOptions::Validate() const {
+  const OptionCheck require("ConvexNewtonOptions");
   const Real inf = std::numeric_limits<Real>::infinity();
   require(max_iterations >= 1, "max_iterations", max_iterations, "must be >= 1");
   require(tolerance >= 0 && tolerance < inf, "tolerance", tolerance, "must be finite and >= 0");
@@ -531,40 +491,24 @@ bool ConvexNewtonSolver::accepts(const ContactModel& law, std::string* why) cons
   return false;
 }
 
-std::unique_ptr<SolverWorkspace> ConvexNewtonSolver::make_workspace() const {
-  return std::make_unique<ConvexNewtonWorkspace>();
-}
-
 void ConvexNewtonSolver::solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
                                SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
                                SolveStats& stats) const {
   options.Validate();
   std::string why;
   if (!accepts(law, &why)) throw std::invalid_argument(why);
-  auto* wsp = dynamic_cast<ConvexNewtonWorkspace*>(&workspace);
-  if (!wsp) throw std::invalid_argument("convex_newton: workspace was not made by ConvexNewtonSolver::make_workspace()");
-  ConvexNewtonWorkspace& ws = *wsp;
-  check_problem(problem);
+  ConvexNewtonWorkspace& ws =
+      checked_workspace<ConvexNewtonWorkspace>(workspace, problem, "convex_newton", "ConvexNewtonSolver");
 
   const int m = problem.num_rows(), nb6 = 6 * problem.num_bodies, off = problem.contact_offset();
-  stats.status = SolveStatus::Converged;
-  stats.iterations = 0;
-  stats.r_primal = stats.r_dual = stats.r_compl = 0;
+  begin_solve(stats, options.max_iterations, m, lambda, v_plus);
   if (stats.record_history) {
-    stats.residual_history.clear();
-    stats.residual_history.reserve(options.max_iterations);
     ws.cost_history.clear();
     ws.cost_stage.clear();
   }
-  lambda.resize(m);
-  v_plus.resize(m);
   if (m == 0) return;
 
-  auto fail = [&]() {
-    stats.status = SolveStatus::NumericalFailure;
-    std::fill(lambda.begin(), lambda.end(), Real(0));
-    std::fill(v_plus.begin(), v_plus.end(), Real(0));
-  };
+  auto fail = [&]() { fail_solve(stats, lambda, v_plus); };
   Newton nt(problem, options, ws);
   if (!nt.setup(law)) return fail();
   Real* du = ws.du.data();
@@ -659,23 +603,16 @@ void ConvexNewtonSolver::solve(const ConstraintProblem& problem, const ContactMo
   const Real* r = ws.r.data();
   for (int i = 0; i < m; ++i) {
     lambda[i] = ws.lambda[i];
-    const Real R = problem.compliance[i] + (i >= off ? ws.law_R[i - off] : Real(0));
-    v_plus[i] = r[i] + R * lambda[i];
+    v_plus[i] = r[i] + row_compliance(problem, ws.law_R.data(), i) * lambda[i];
     if (!std::isfinite(lambda[i]) || !std::isfinite(v_plus[i])) return fail();
   }
   stats.r_dual = grad;
-  Real compl_ = 0;
-  for (int i = problem.num_bilateral; i < off; ++i) compl_ = std::max(compl_, std::abs(lambda[i] * v_plus[i]));
-  for (int k = 0; k < problem.num_contacts; ++k) {
-    const int o = off + 3 * k;
-    compl_ = std::max(compl_, std::abs(lambda[o] * v_plus[o] + lambda[o + 1] * v_plus[o + 1] +
-                                       lambda[o + 2] * v_plus[o + 2]));
-  }
-  stats.r_compl = compl_;
+  // A convex law has no velocity shift: v+ itself on the contact rows.
+  stats.r_compl = complementarity_residual(problem, lambda.data(), v_plus.data(), v_plus.data() + off);
 }
 
-void ConvexNewtonSolver::bind_options(OptionSet& set, const std::string& prefix) {
-  ConvexNewtonOptions& o = options;
+void ConvexNewtonOptions::bind(OptionSet& set, const std::string& prefix) {
+  ConvexNewtonOptions& o = *this;
   const Real inf = std::numeric_limits<Real>::infinity();
   set.add(prefix + "max_iterations", &o.max_iterations, "Newton steps per solve", 1);
   set.add(prefix + "tolerance", &o.tolerance, "stop at |g_j|/M_jj <= tol above the rounding floor (m/s, rad/s)", 0,

@@ -67,7 +67,7 @@
 #include <string>
 #include <vector>
 
-#include "solvers/solver.hpp"
+#include "solvers/solver_common.hpp"
 
 namespace contactlab {
 
@@ -97,6 +97,8 @@ struct ConvexNewtonOptions {
 
   // Throws std::invalid_argument naming the first bad field.
   void Validate() const;
+  // Binds every field under `prefix` (e.g. "solver.").
+  void bind(OptionSet& set, const std::string& prefix);
 };
 
 // Every buffer of a solve, grown on demand and never shrunk: once it has seen
@@ -125,21 +127,16 @@ class ConvexNewtonWorkspace final : public SolverWorkspace {
   std::vector<int> cost_stage;     // stage of each cost_history entry (S..0; its l changes per stage)
 };
 
-class ConvexNewtonSolver final : public Solver {
+class ConvexNewtonSolver final : public SolverWithOptions<ConvexNewtonOptions, ConvexNewtonWorkspace> {
  public:
-  ConvexNewtonSolver() = default;
-  explicit ConvexNewtonSolver(const ConvexNewtonOptions& options) : options(options) {}
+  using SolverWithOptions::SolverWithOptions;
 
   std::string name() const override { return "convex_newton"; }
   // Needs a convex law with positive contact compliance (ccp).
   bool accepts(const ContactModel& law, std::string* why) const override;
-  std::unique_ptr<SolverWorkspace> make_workspace() const override;
   void solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
              SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
              SolveStats& stats) const override;
-  void bind_options(OptionSet& set, const std::string& prefix) override;
-
-  ConvexNewtonOptions options;
 };
 
 }  // namespace contactlab

@@ -5,31 +5,20 @@
 #include <stdexcept>
 
 #include "contact_models/fb_math.hpp"
+#include "solvers/solver_common.hpp"
 
 namespace contactlab {
 
 namespace {
 
 Real dot(const std::vector<Real>& x, const std::vector<Real>& y, int n) {
-  Real s = 0;
-  for (int i = 0; i < n; ++i) s += x[i] * y[i];
-  return s;
+  return solver_common::dot(x.data(), y.data(), n);
 }
 
 // Diagonal of J M^-1 J^T (without compliance), row by row.
 void delassus_diagonal(const ConstraintProblem& p, std::vector<Real>& d) {
   d.resize(p.num_rows());
-  for (int r = 0; r < p.num_rows(); ++r) {
-    const ConstraintRow& row = p.rows[r];
-    Real s = 0;
-    for (int side = 0; side < 2; ++side) {
-      const int b = side == 0 ? row.body_a : row.body_b;
-      if (b < 0) continue;
-      const Vec6& j = side == 0 ? row.J_a : row.J_b;
-      s += p.inv_mass[b] * j.head<3>().squaredNorm() + j.tail<3>().dot(p.inv_inertia_W[b] * j.tail<3>());
-    }
-    d[r] = s;
-  }
+  for (int r = 0; r < p.num_rows(); ++r) d[r] = solver_common::delassus_diagonal_entry(p, r);
 }
 
 // y = diag(a) J M^-1 J^T diag(a) x + c ∘ x.

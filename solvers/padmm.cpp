@@ -3,40 +3,21 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <sstream>
-#include <stdexcept>
 
 #include "solvers/dense_cholesky.hpp"
 #include "solvers/padmm_kernels.hpp"
 
 namespace contactlab {
 
+using namespace solver_common;
+
 namespace {
 
-template <typename V>
-void require(bool ok, const char* field, V value, const char* what) {
-  if (ok) return;
-  std::ostringstream s;
-  s << "PadmmOptions." << field << " " << what << " (got " << value << ")";
-  throw std::invalid_argument(s.str());
-}
-
-// Grows a buffer to at least n entries; never shrinks, so capacity is kept.
-Real* grow(std::vector<Real>& v, size_t n) {
-  if (v.size() < n) v.resize(n);
-  return v.data();
-}
-
 // Diagonal of D + diag(contact_R) straight from the rows (matrix-free path,
-// where assembling D just for its diagonal would cost O(m^2)).
+// where assembling D just for its diagonal would cost O(m^2)). A row with both
+// ends on one body counts the cross terms too.
 void delassus_diagonal(const ConstraintProblem& pr, const Real* contact_R, Real* diag) {
   const int off = pr.contact_offset();
-  auto minv = [&](int body, const Vec6& j) {
-    Vec6 out;
-    out.head<3>() = pr.inv_mass[body] * j.head<3>();
-    out.tail<3>() = pr.inv_inertia_W[body] * j.tail<3>();
-    return out;
-  };
   for (int r = 0; r < pr.num_rows(); ++r) {
     const ConstraintRow& row = pr.rows[r];
     const int b[2] = {row.body_a, row.body_b};
@@ -45,7 +26,7 @@ void delassus_diagonal(const ConstraintProblem& pr, const Real* contact_R, Real*
     for (int i = 0; i < 2; ++i) {
       if (b[i] < 0) continue;
       for (int j = 0; j < 2; ++j)
-        if (b[j] == b[i]) d += J[i]->dot(minv(b[i], *J[j]));
+        if (b[j] == b[i]) d += J[i]->dot(body_minv(pr, b[i], *J[j]));
     }
     d += pr.compliance[r];
     if (contact_R && r >= off) d += contact_R[r - off];
@@ -62,12 +43,6 @@ void apply_shifted(const ConstraintProblem& pr, const Real* contact_R, const Rea
   if (contact_R)
     for (int i = off; i < m; ++i) out[i] += contact_R[i - off] * tmp[i];
   for (int i = 0; i < m; ++i) out[i] = p[i] * out[i] + shift * v[i];
-}
-
-Real dot(const Real* a, const Real* b, int n) {
-  Real s = 0;
-  for (int i = 0; i < n; ++i) s += a[i] * b[i];
-  return s;
 }
 
 // Conjugate residual for the SPD system (P D P + shift I) x = b, started from
@@ -113,23 +88,10 @@ void conjugate_residual(const ConstraintProblem& pr, const Real* contact_R, cons
   }
 }
 
-void check_problem(const ConstraintProblem& pr) {
-  const int m = pr.num_rows();
-  const bool ok = pr.num_bilateral >= 0 && pr.num_limit >= 0 && pr.num_contacts >= 0 &&
-                  pr.num_bilateral + pr.num_limit + 3 * pr.num_contacts == m &&
-                  static_cast<int>(pr.compliance.size()) == m && static_cast<int>(pr.v_free.size()) == m &&
-                  static_cast<int>(pr.mu.size()) == pr.num_contacts &&
-                  static_cast<int>(pr.inv_mass.size()) == pr.num_bodies &&
-                  static_cast<int>(pr.inv_inertia_W.size()) == pr.num_bodies;
-  if (!ok) throw std::invalid_argument("padmm: ConstraintProblem sizes are inconsistent (rows, compliance, v_free, mu, bodies)");
-  for (const ConstraintRow& row : pr.rows)
-    if (row.body_a >= pr.num_bodies || row.body_b >= pr.num_bodies)
-      throw std::invalid_argument("padmm: ConstraintProblem row refers to a body out of range");
-}
-
 }  // namespace
 
 void PadmmOptions::Validate() const {
+  const OptionCheck require("PadmmOptions");
   require(max_iterations >= 1, "max_iterations", max_iterations, "must be >= 1");
   require(tol_primal >= 0, "tol_primal", tol_primal, "must be >= 0");
   require(tol_dual >= 0, "tol_dual", tol_dual, "must be >= 0");
@@ -162,39 +124,19 @@ void padmm_assemble_delassus(const ConstraintProblem& problem, const Real* conta
   }
 }
 
-bool PadmmSolver::accepts(const ContactModel&, std::string*) const {
-  // Every ContactModel provides project_primal and velocity_shift, which is
-  // all this solver needs; soft laws add their compliance to D.
-  return true;
-}
-
-std::unique_ptr<SolverWorkspace> PadmmSolver::make_workspace() const { return std::make_unique<PadmmWorkspace>(); }
-
 void PadmmSolver::solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
                         SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
                         SolveStats& stats) const {
   options.Validate();
-  auto* wsp = dynamic_cast<PadmmWorkspace*>(&workspace);
-  if (!wsp) throw std::invalid_argument("padmm: workspace was not made by PadmmSolver::make_workspace()");
-  PadmmWorkspace& ws = *wsp;
-  check_problem(problem);
+  PadmmWorkspace& ws = checked_workspace<PadmmWorkspace>(workspace, problem, "padmm", "PadmmSolver");
 
   const int m = problem.num_rows(), nb = problem.num_bilateral, nl = problem.num_limit, nc = problem.num_contacts;
   const int off = problem.contact_offset();
   const size_t mm = static_cast<size_t>(m) * m;
-  stats.status = SolveStatus::Converged;
-  stats.iterations = 0;
-  stats.r_primal = stats.r_dual = stats.r_compl = 0;
-  if (stats.record_history) {
-    stats.residual_history.clear();
-    stats.residual_history.reserve(options.max_iterations);  // allocates only the first time
-  }
-  lambda.resize(m);
-  v_plus.resize(m);
+  begin_solve(stats, options.max_iterations, m, lambda, v_plus);
   if (m == 0) return;
 
   const bool dense = options.delassus == PadmmOptions::kDense;
-  const bool soft = !law.is_hard();
   const Real* mu = problem.mu.data();
   Real* R = grow(ws.contact_R, std::max(3 * nc, 1));
   Real* p = grow(ws.p, m);
@@ -228,8 +170,7 @@ void PadmmSolver::solve(const ConstraintProblem& problem, const ContactModel& la
   }
 
   // Soft laws: their contact compliance joins D on the contact rows.
-  if (soft) law.contact_compliance(mu, nc, R);
-  const Real* contact_R = soft ? R : nullptr;
+  const Real* contact_R = law_contact_compliance(law, mu, nc, R);
 
   // Preconditioner and scaled free velocity (MATH.md C.2).
   if (dense) {
@@ -254,11 +195,7 @@ void PadmmSolver::solve(const ConstraintProblem& problem, const ContactModel& la
     padmm::scaled_shifted_matrix(D, m, m, p, prm.eta + prm.rho, L, m);
     return dense::cholesky_factor(L, m, m);
   };
-  auto fail = [&]() {
-    stats.status = SolveStatus::NumericalFailure;
-    std::fill(lambda.begin(), lambda.end(), Real(0));
-    std::fill(v_plus.begin(), v_plus.end(), Real(0));
-  };
+  auto fail = [&]() { fail_solve(stats, lambda, v_plus); };
   if (dense && !factorise()) return fail();
 
   // Warm start: x = y = factor lambda/P, z = P (v + Gamma(v)) (shift in `unit`).
@@ -324,8 +261,8 @@ void PadmmSolver::solve(const ConstraintProblem& problem, const ContactModel& la
     if (!padmm::is_finite(lambda[i]) || !padmm::is_finite(v_plus[i])) return fail();
 }
 
-void PadmmSolver::bind_options(OptionSet& set, const std::string& prefix) {
-  PadmmOptions& o = options;
+void PadmmOptions::bind(OptionSet& set, const std::string& prefix) {
+  PadmmOptions& o = *this;
   const Real inf = std::numeric_limits<Real>::infinity();
   set.add(prefix + "max_iterations", &o.max_iterations, "ADMM iterations per solve", 1);
   set.add(prefix + "tol_primal", &o.tol_primal, "primal residual |P(x-y)|_inf, N s", 0, inf);

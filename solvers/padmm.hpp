@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "solvers/solver.hpp"
+#include "solvers/solver_common.hpp"
 
 namespace contactlab {
 
@@ -58,6 +58,8 @@ struct PadmmOptions {
 
   // Throws std::invalid_argument naming the first bad field.
   void Validate() const;
+  // Binds every field under `prefix` (e.g. "solver.").
+  void bind(OptionSet& set, const std::string& prefix);
 };
 
 // Every buffer of a solve, grown on demand and never shrunk: once it has seen
@@ -84,20 +86,14 @@ class PadmmWorkspace final : public SolverWorkspace {
 void padmm_assemble_delassus(const ConstraintProblem& problem, const Real* contact_R, Real* D, Real* unit,
                              Real* scratch6);
 
-class PadmmSolver final : public Solver {
+class PadmmSolver final : public SolverWithOptions<PadmmOptions, PadmmWorkspace> {
  public:
-  PadmmSolver() = default;
-  explicit PadmmSolver(const PadmmOptions& options) : options(options) {}
+  using SolverWithOptions::SolverWithOptions;
 
   std::string name() const override { return "padmm"; }
-  bool accepts(const ContactModel& law, std::string* why) const override;
-  std::unique_ptr<SolverWorkspace> make_workspace() const override;
   void solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
              SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
              SolveStats& stats) const override;
-  void bind_options(OptionSet& set, const std::string& prefix) override;
-
-  PadmmOptions options;
 };
 
 }  // namespace contactlab

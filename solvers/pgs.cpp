@@ -4,55 +4,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <sstream>
-#include <stdexcept>
 
 namespace contactlab {
 
+using namespace solver_common;
+
 namespace {
-
-template <typename V>
-void require(bool ok, const char* field, V value, const char* what) {
-  if (ok) return;
-  std::ostringstream s;
-  s << "PgsOptions." << field << " " << what << " (got " << value << ")";
-  throw std::invalid_argument(s.str());
-}
-
-// Grows a buffer to at least n entries; never shrinks, so capacity is kept.
-template <typename T>
-T* grow(std::vector<T>& v, size_t n) {
-  if (v.size() < n) v.resize(n);
-  return v.data();
-}
-
-// r <- max(r, x), keeping a NaN once seen (std::max would drop it and hide a
-// numerical failure behind a small residual).
-inline void max_into(Real& r, Real x) {
-  if (r == r && !(x <= r)) r = x;
-}
-
-void check_problem(const ConstraintProblem& pr) {
-  const int m = pr.num_rows();
-  const bool ok = pr.num_bilateral >= 0 && pr.num_limit >= 0 && pr.num_contacts >= 0 &&
-                  pr.num_bilateral + pr.num_limit + 3 * pr.num_contacts == m &&
-                  static_cast<int>(pr.compliance.size()) == m && static_cast<int>(pr.v_free.size()) == m &&
-                  static_cast<int>(pr.mu.size()) == pr.num_contacts &&
-                  static_cast<int>(pr.inv_mass.size()) == pr.num_bodies &&
-                  static_cast<int>(pr.inv_inertia_W.size()) == pr.num_bodies;
-  if (!ok) throw std::invalid_argument("pgs: ConstraintProblem sizes are inconsistent (rows, compliance, v_free, mu, bodies)");
-  for (const ConstraintRow& row : pr.rows)
-    if (row.body_a >= pr.num_bodies || row.body_b >= pr.num_bodies)
-      throw std::invalid_argument("pgs: ConstraintProblem row refers to a body out of range");
-}
-
-// M^-1 j for one body's 6-vector (v, w), world frame.
-Vec6 minv(const ConstraintProblem& pr, int body, const Vec6& j) {
-  Vec6 out;
-  out.head<3>() = pr.inv_mass[body] * j.head<3>();
-  out.tail<3>() = pr.inv_inertia_W[body] * j.tail<3>();
-  return out;
-}
 
 // (J M^-1 J^T)_ij from the cached M^-1 J^T: the sum over the bodies rows i and j share.
 Real jmj_entry(const ConstraintProblem& pr, const PgsWorkspace& ws, int i, int j) {
@@ -103,10 +60,12 @@ Residuals residuals(const ConstraintProblem& pr, const ContactModel& law, const 
   for (int i = pr.num_bilateral; i < off; ++i) {
     max_into(r.primal, std::max(Real(0), -lambda[i]));
     max_into(r.dual, std::max(Real(0), -v[i]));
-    max_into(r.compl_, std::abs(lambda[i] * v[i]));
     max_into(r.vi, std::abs(lambda[i] - std::max(Real(0), lambda[i] - v[i])));
   }
-  if (nc == 0) return r;
+  if (nc == 0) {
+    r.compl_ = complementarity_residual(pr, lambda, v, nullptr);
+    return r;
+  }
   const Real* mu = pr.mu.data();
   const Real* l = lambda + off;
   const Real* vc = v + off;
@@ -123,8 +82,7 @@ Residuals residuals(const ConstraintProblem& pr, const ContactModel& law, const 
   for (int i = 0; i < 3 * nc; ++i) max_into(r.primal, std::abs(l[i] - p[i]));
   // Dual |s^ - Pi_K*(s^)|, s^ = v + Gamma(v); complementarity |lambda_k . s^_k|.
   for (int i = 0; i < 3 * nc; ++i) p[i] = vc[i] + s[i];
-  for (int k = 0; k < nc; ++k)
-    max_into(r.compl_, std::abs(l[3 * k] * p[3 * k] + l[3 * k + 1] * p[3 * k + 1] + l[3 * k + 2] * p[3 * k + 2]));
+  r.compl_ = complementarity_residual(pr, lambda, v, p);
   law.project_dual(mu, nc, p);
   for (int i = 0; i < 3 * nc; ++i) max_into(r.dual, std::abs(vc[i] + s[i] - p[i]));
   return r;
@@ -133,41 +91,23 @@ Residuals residuals(const ConstraintProblem& pr, const ContactModel& law, const 
 }  // namespace
 
 void PgsOptions::Validate() const {
+  const OptionCheck require("PgsOptions");
   require(max_iterations >= 1, "max_iterations", max_iterations, "must be >= 1");
   require(tolerance >= 0, "tolerance", tolerance, "must be >= 0");
   require(check_interval >= 1, "check_interval", check_interval, "must be >= 1");
   require(relaxation > 0 && relaxation < 2, "relaxation", relaxation, "must lie in (0, 2)");
 }
 
-bool PgsSolver::accepts(const ContactModel&, std::string*) const {
-  // Every ContactModel provides project_primal and velocity_shift, which is
-  // all this solver needs; soft laws add their compliance to D.
-  return true;
-}
-
-std::unique_ptr<SolverWorkspace> PgsSolver::make_workspace() const { return std::make_unique<PgsWorkspace>(); }
-
 void PgsSolver::solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
                       SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
                       SolveStats& stats) const {
   options.Validate();
-  auto* wsp = dynamic_cast<PgsWorkspace*>(&workspace);
-  if (!wsp) throw std::invalid_argument("pgs: workspace was not made by PgsSolver::make_workspace()");
-  PgsWorkspace& ws = *wsp;
-  check_problem(problem);
+  PgsWorkspace& ws = checked_workspace<PgsWorkspace>(workspace, problem, "pgs", "PgsSolver");
 
   const int m = problem.num_rows(), nbil = problem.num_bilateral, nc = problem.num_contacts;
   const int off = problem.contact_offset();
   const int max_it = options.max_iterations, interval = options.check_interval;
-  stats.status = SolveStatus::Converged;
-  stats.iterations = 0;
-  stats.r_primal = stats.r_dual = stats.r_compl = 0;
-  if (stats.record_history) {
-    stats.residual_history.clear();
-    stats.residual_history.reserve(max_it / interval + 1);  // allocates only the first time
-  }
-  lambda.resize(m);
-  v_plus.resize(m);
+  begin_solve(stats, max_it / interval + 1, m, lambda, v_plus);
   if (m == 0) return;
 
   const Real* mu = problem.mu.data();
@@ -185,15 +125,14 @@ void PgsSolver::solve(const ConstraintProblem& problem, const ContactModel& law,
   Real* l = lambda.data();
 
   // Soft laws: their contact compliance joins D on the contact rows (as in PADMM).
-  if (!law.is_hard()) law.contact_compliance(mu, nc, cR);
-  else std::fill(cR, cR + 3 * nc, Real(0));
-  for (int r = 0; r < m; ++r) R[r] = problem.compliance[r] + (r >= off ? cR[r - off] : Real(0));
+  law_contact_compliance(law, mu, nc, cR);
+  for (int r = 0; r < m; ++r) R[r] = row_compliance(problem, cR, r);
 
   // Cached M^-1 J_r^T per endpoint: the twist change of a unit impulse on row r.
   for (int r = 0; r < m; ++r) {
     const ConstraintRow& row = rows[r];
-    ws.minv_jt_a[r] = row.body_a >= 0 ? minv(problem, row.body_a, row.J_a) : Vec6::Zero();
-    ws.minv_jt_b[r] = row.body_b >= 0 ? minv(problem, row.body_b, row.J_b) : Vec6::Zero();
+    ws.minv_jt_a[r] = row.body_a >= 0 ? body_minv(problem, row.body_a, row.J_a) : Vec6::Zero();
+    ws.minv_jt_b[r] = row.body_b >= 0 ? body_minv(problem, row.body_b, row.J_b) : Vec6::Zero();
   }
 
   // Steps. A row or block with a zero (or non-finite) diagonal has no effect
@@ -233,11 +172,7 @@ void PgsSolver::solve(const ConstraintProblem& problem, const ContactModel& law,
   auto refresh_velocities = [&]() {
     for (int r = 0; r < m; ++r) v[r] = row_velocity(rows[r], u, R[r], l[r], problem.v_free[r]);
   };
-  auto fail = [&]() {
-    stats.status = SolveStatus::NumericalFailure;
-    std::fill(lambda.begin(), lambda.end(), Real(0));
-    std::fill(v_plus.begin(), v_plus.end(), Real(0));
-  };
+  auto fail = [&]() { fail_solve(stats, lambda, v_plus); };
 
   // v and shift hold the velocities of the current iterate and their Gamma
   // (refreshed by a residual check, reused by the next frozen sweep).
@@ -309,8 +244,8 @@ void PgsSolver::solve(const ConstraintProblem& problem, const ContactModel& law,
   stats.r_compl = fin.compl_;
 }
 
-void PgsSolver::bind_options(OptionSet& set, const std::string& prefix) {
-  PgsOptions& o = options;
+void PgsOptions::bind(OptionSet& set, const std::string& prefix) {
+  PgsOptions& o = *this;
   const Real inf = std::numeric_limits<Real>::infinity();
   set.add(prefix + "max_iterations", &o.max_iterations, "Gauss-Seidel sweeps per solve", 1);
   set.add(prefix + "tolerance", &o.tolerance, "natural-map residual r_vi (MATH.md E.1) to stop at", 0, inf);

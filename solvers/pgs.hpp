@@ -47,7 +47,7 @@
 #include <string>
 #include <vector>
 
-#include "solvers/solver.hpp"
+#include "solvers/solver_common.hpp"
 
 namespace contactlab {
 
@@ -61,6 +61,8 @@ struct PgsOptions {
 
   // Throws std::invalid_argument naming the first bad field.
   void Validate() const;
+  // Binds every field under `prefix` (e.g. "solver.").
+  void bind(OptionSet& set, const std::string& prefix);
 };
 
 // Every buffer of a solve, grown on demand and never shrunk: once it has seen
@@ -79,20 +81,14 @@ class PgsWorkspace final : public SolverWorkspace {
   std::vector<Real> scratch6;   // (6 nbodies) for apply_delassus
 };
 
-class PgsSolver final : public Solver {
+class PgsSolver final : public SolverWithOptions<PgsOptions, PgsWorkspace> {
  public:
-  PgsSolver() = default;
-  explicit PgsSolver(const PgsOptions& options) : options(options) {}
+  using SolverWithOptions::SolverWithOptions;
 
   std::string name() const override { return "pgs"; }
-  bool accepts(const ContactModel& law, std::string* why) const override;
-  std::unique_ptr<SolverWorkspace> make_workspace() const override;
   void solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
              SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
              SolveStats& stats) const override;
-  void bind_options(OptionSet& set, const std::string& prefix) override;
-
-  PgsOptions options;
 };
 
 }  // namespace contactlab

@@ -22,8 +22,10 @@
 #include "core/options.hpp"
 #include "solvers/convex_newton.hpp"
 #include "solvers/padmm.hpp"
+#include "tests/support/problems.hpp"
 
 using namespace contactlab;
+using namespace contactlab::test_problems;
 
 namespace {
 
@@ -58,31 +60,6 @@ Vec3 point_in_zone(int zone, double mu, std::mt19937_64& rng) {
     rn = lo + f * (hi - lo);
   }
   return Vec3(rn, 0, 0) + t * dir;
-}
-
-std::string validate_message(const CcpOptions& o) {
-  try {
-    o.Validate();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
-
-// Unit-mass particle with one contact at its centre (normal z, t1 = x, t2 = y).
-ConstraintProblem particle(const Vec3& vf, double mu) {
-  ConstraintProblem pr;
-  pr.resize(1, 0, 0, 1);
-  pr.inv_mass[0] = 1;
-  pr.inv_inertia_W[0] = Mat3::Identity();
-  const Vec3 dirs[3] = {Vec3::UnitZ(), Vec3::UnitX(), Vec3::UnitY()};
-  for (int i = 0; i < 3; ++i) {
-    pr.rows[i].body_b = 0;
-    pr.rows[i].J_b << dirs[i], Vec3::Zero();
-    pr.v_free[i] = vf[i];
-  }
-  pr.mu[0] = mu;
-  return pr;
 }
 
 }  // namespace

@@ -19,25 +19,24 @@
 #include "core/options.hpp"
 #include "solvers/convex_newton.hpp"
 #include "solvers/padmm.hpp"
+#include "tests/support/problems.hpp"
 
 using namespace contactlab;
+using namespace contactlab::test_problems;
 
 namespace {
 
-struct Result {
-  std::vector<Real> lambda, v;
-  SolveStats stats;
+struct NewtonResult : Result {
   std::vector<Real> cost;  // convex_newton's cost history
   std::vector<int> stage;  // its continuation stage per entry
 };
 
-Result newton(const ConstraintProblem& pr, const ContactModel& law, const ConvexNewtonOptions& opt = {},
-              const WarmStart& warm = {}) {
-  ConvexNewtonSolver solver(opt);
+NewtonResult newton(const ConstraintProblem& pr, const ContactModel& law, const ConvexNewtonOptions& opt = {},
+                    const WarmStart& warm = {}) {
+  const ConvexNewtonSolver solver(opt);
   auto ws = solver.make_workspace();
-  Result r;
-  r.stats.record_history = true;
-  solver.solve(pr, law, warm, *ws, r.lambda, r.v, r.stats);
+  NewtonResult r;
+  static_cast<Result&>(r) = solve_in(solver, *ws, pr, law, warm);
   r.cost = dynamic_cast<ConvexNewtonWorkspace&>(*ws).cost_history;
   r.stage = dynamic_cast<ConvexNewtonWorkspace&>(*ws).cost_stage;
   return r;
@@ -48,60 +47,7 @@ Result padmm(const ConstraintProblem& pr, const ContactModel& law) {
   PadmmOptions opt;
   opt.tol_primal = opt.tol_dual = opt.tol_compl = 1e-11;
   opt.max_iterations = 100000;
-  PadmmSolver solver(opt);
-  auto ws = solver.make_workspace();
-  Result r;
-  solver.solve(pr, law, {}, *ws, r.lambda, r.v, r.stats);
-  return r;
-}
-
-ConstraintRow row_at(const Vec3& r, const Vec3& d, int body = 0) {
-  ConstraintRow row;
-  row.body_a = -1;
-  row.body_b = body;
-  row.J_b << d, r.cross(d);
-  return row;
-}
-
-ConstraintProblem particle(const Vec3& vf, double mu) {
-  ConstraintProblem pr;
-  pr.resize(1, 0, 0, 1);
-  pr.inv_mass[0] = 1;
-  pr.inv_inertia_W[0] = Mat3::Identity();
-  pr.rows[0] = row_at(Vec3::Zero(), Vec3::UnitZ());
-  pr.rows[1] = row_at(Vec3::Zero(), Vec3::UnitX());
-  pr.rows[2] = row_at(Vec3::Zero(), Vec3::UnitY());
-  for (int i = 0; i < 3; ++i) pr.v_free[i] = vf[i];
-  pr.mu[0] = mu;
-  return pr;
-}
-
-ConstraintProblem box(int corners, const Vec3& v, const Vec3& w, double mu, int bilateral = 0, int limits = 0) {
-  const Vec3 h(0.5, 0.3, 0.2);
-  const double mass = 2;
-  ConstraintProblem pr;
-  pr.resize(1, bilateral, limits, corners);
-  pr.inv_mass[0] = 1 / mass;
-  const Vec3 I(mass / 3 * (h.y() * h.y() + h.z() * h.z()), mass / 3 * (h.x() * h.x() + h.z() * h.z()),
-               mass / 3 * (h.x() * h.x() + h.y() * h.y()));
-  pr.inv_inertia_W[0] = I.cwiseInverse().asDiagonal();
-  int r = 0;
-  for (int i = 0; i < bilateral; ++i) pr.rows[r++] = row_at(Vec3(0.1 * i, 0, 0.3), Vec3::UnitX());
-  for (int i = 0; i < limits; ++i) pr.rows[r++] = row_at(Vec3(0, 0.2, 0.1 * i), Vec3::UnitY());
-  const Vec3 pts[4] = {{h.x(), h.y(), -h.z()}, {-h.x(), -h.y(), -h.z()}, {h.x(), -h.y(), -h.z()}, {-h.x(), h.y(), -h.z()}};
-  for (int k = 0; k < corners; ++k) {
-    pr.rows[r++] = row_at(pts[k], Vec3::UnitZ());
-    pr.rows[r++] = row_at(pts[k], Vec3::UnitX());
-    pr.rows[r++] = row_at(pts[k], Vec3::UnitY());
-    pr.mu[k] = mu;
-  }
-  std::vector<Real> u(6);
-  for (int i = 0; i < 3; ++i) {
-    u[i] = v[i];
-    u[3 + i] = w[i];
-  }
-  pr.apply_J(u.data(), pr.v_free.data());
-  return pr;
+  return FreshSolve<PadmmSolver>{false}(pr, opt, {}, &law);
 }
 
 CcpModel ccp(double rho) {
@@ -110,25 +56,10 @@ CcpModel ccp(double rho) {
   return CcpModel(o);
 }
 
-void check_close(const std::vector<Real>& a, const std::vector<Real>& b, double tol) {
-  REQUIRE(a.size() == b.size());
-  for (size_t i = 0; i < a.size(); ++i) {
-    CAPTURE(i);
-    CHECK(std::abs(a[i] - b[i]) <= tol);
-  }
-}
-
 // D lambda + v_f with D = J M^-1 J^T + diag(problem compliance + the law's on
 // contact rows), from Eigen's dense Delassus (independent of the solver).
 std::vector<Real> dual_velocity(const ConstraintProblem& pr, const ContactModel& law, const std::vector<Real>& lambda) {
-  MatX D;
-  pr.dense_delassus(D);
-  std::vector<Real> R(3 * pr.num_contacts);
-  law.contact_compliance(pr.mu.data(), pr.num_contacts, R.data());
-  for (int k = 0; k < 3 * pr.num_contacts; ++k) D(pr.contact_offset() + k, pr.contact_offset() + k) += R[k];
-  const VecX v = D * Eigen::Map<const VecX>(lambda.data(), pr.num_rows()) +
-                 Eigen::Map<const VecX>(pr.v_free.data(), pr.num_rows());
-  return std::vector<Real>(v.data(), v.data() + v.size());
+  return velocity(pr, lambda, &law);
 }
 
 // Optimality certificate of the compliant CCP in the dual variables, with v
@@ -178,51 +109,11 @@ std::vector<ConstraintProblem> random_boxes(int n, unsigned seed) {
   return out;
 }
 
-std::string validate_message(const ConvexNewtonOptions& o) {
-  try {
-    o.Validate();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
-
-// A convex law that claims to be hard, and a soft non-convex one: both refused.
-class HardConvexLaw final : public ContactModel {
- public:
-  std::string name() const override { return "hard_ccp"; }
-  bool is_convex() const override { return true; }
-  bool is_hard() const override { return true; }
-  void project_primal(const Real* mu, int nc, Real* x) const override { law_.project_primal(mu, nc, x); }
-  void project_dual(const Real* mu, int nc, Real* x) const override { law_.project_dual(mu, nc, x); }
-  void velocity_shift(const Real*, int nc, const Real*, Real* s) const override { std::fill(s, s + 3 * nc, 0.0); }
-  void contact_compliance(const Real*, int nc, Real* R) const override { std::fill(R, R + 3 * nc, 0.0); }
-  void bind_options(OptionSet&, const std::string&) override {}
-
- private:
-  DeSaxceModel law_;
-};
+// A convex law that claims to be hard: refused.
+TestLaw hard_convex_law() { return TestLaw("hard_ccp", true, true, 0, 0); }
 
 // Convex, soft, but anisotropic compliance: the zone formulas need R = rho I.
-class AnisotropicLaw final : public ContactModel {
- public:
-  std::string name() const override { return "anisotropic"; }
-  bool is_convex() const override { return true; }
-  bool is_hard() const override { return false; }
-  void project_primal(const Real* mu, int nc, Real* x) const override { law_.project_primal(mu, nc, x); }
-  void project_dual(const Real* mu, int nc, Real* x) const override { law_.project_dual(mu, nc, x); }
-  void velocity_shift(const Real*, int nc, const Real*, Real* s) const override { std::fill(s, s + 3 * nc, 0.0); }
-  void contact_compliance(const Real*, int nc, Real* R) const override {
-    for (int k = 0; k < nc; ++k) {
-      R[3 * k] = 1e-3;
-      R[3 * k + 1] = R[3 * k + 2] = 2e-3;
-    }
-  }
-  void bind_options(OptionSet&, const std::string&) override {}
-
- private:
-  DeSaxceModel law_;
-};
+TestLaw anisotropic_law() { return TestLaw("anisotropic", true, false, 1e-3, 2e-3); }
 
 }  // namespace
 
@@ -284,12 +175,7 @@ TEST_CASE("convex_newton: bilateral and limit rows with compliance agree with pa
   }
   // A limit row alone: lambda = max(0, -v_f)/(1 + R).
   for (double vf : {-2.0, 1.0}) {
-    ConstraintProblem pr;
-    pr.resize(1, 0, 1, 0);
-    pr.inv_mass[0] = 1;
-    pr.inv_inertia_W[0] = Mat3::Identity();
-    pr.rows[0] = row_at(Vec3::Zero(), Vec3::UnitZ());
-    pr.v_free[0] = vf;
+    ConstraintProblem pr = particle_rows(0, 1, {vf});
     pr.compliance[0] = 0.25;
     const Result r = newton(pr, ccp(1e-6));
     CHECK(std::abs(r.lambda[0] - std::max(0.0, -vf) / 1.25) < 1e-12);
@@ -303,14 +189,7 @@ TEST_CASE("convex_newton: rows without compliance are softened by bilateral_comp
   ConvexNewtonOptions opt;
   for (double Rb : {1e-8, 1e-4}) {
     opt.bilateral_compliance = Rb;
-    ConstraintProblem pr;
-    pr.resize(1, 1, 1, 0);
-    pr.inv_mass[0] = 1;
-    pr.inv_inertia_W[0] = Mat3::Identity();
-    pr.rows[0] = row_at(Vec3::Zero(), Vec3::UnitZ());
-    pr.rows[1] = row_at(Vec3::Zero(), Vec3::UnitX());
-    pr.v_free[0] = -0.5;
-    pr.v_free[1] = -2;
+    const ConstraintProblem pr = particle_rows(1, 1, {-0.5, -2});
     const Result r = newton(pr, ccp(1e-6), opt);
     CHECK(r.stats.status == SolveStatus::Converged);
     // lambda = -r/R_b is known to ~eps |v_f|/R_b (the rounding floor of r).
@@ -376,7 +255,7 @@ TEST_CASE("convex_newton: cost decreases monotonically and convergence is quadra
     opt.continuation = continuation;
     for (const ConstraintProblem& pr : {box(4, Vec3(2, 1, -0.5), Vec3(0.3, -0.1, 1), 0.3),
                                         box(3, Vec3(-1, 0.5, -1), Vec3(0.5, 0.2, -0.4), 0.9)}) {
-      const Result r = newton(pr, ccp(1e-5), opt);
+      const NewtonResult r = newton(pr, ccp(1e-5), opt);
       CHECK(r.stats.status == SolveStatus::Converged);
       CHECK(r.stats.iterations <= 15);
       REQUIRE(static_cast<int>(r.stats.residual_history.size()) == r.stats.iterations);
@@ -464,20 +343,13 @@ TEST_CASE("convex_newton: warm start from the solution converges at once") {
   const CcpModel law = ccp(1e-6);
   for (const ConstraintProblem& pr : {particle(Vec3(-1, 2, 0), 0.5), box(4, Vec3(2, 1, -0.5), Vec3(0.3, -0.1, 1), 0.3),
                                       box(2, Vec3(0.3, -0.2, -1), Vec3(0.1, 0.5, -0.2), 0.4)}) {
-    const Result cold = newton(pr, law);
-    REQUIRE(cold.stats.status == SolveStatus::Converged);
-    WarmStart warm;
-    warm.valid = true;
-    warm.lambda = cold.lambda;
-    warm.v = cold.v;
-    const Result hot = newton(pr, law, {}, warm);
-    CHECK(hot.stats.status == SolveStatus::Converged);
-    CHECK(hot.stats.iterations <= 1);
-    CHECK(hot.stats.iterations < cold.stats.iterations);
-    check_close(hot.lambda, cold.lambda, 1e-6);
-    ConvexNewtonOptions off;
-    off.warm_start = false;
-    CHECK(newton(pr, law, off, warm).stats.iterations == cold.stats.iterations);
+    const auto solve = [&](const ConstraintProblem& p, const ConvexNewtonOptions& o, const WarmStart& w) {
+      return newton(p, law, o, w);
+    };
+    check_warm_start<ConvexNewtonOptions>(pr, solve, [](const Result& cold, const Result& hot) {
+      CHECK(hot.stats.iterations <= 1);
+      check_close(hot.lambda, cold.lambda, 1e-6);
+    });
   }
   // A bad warm start (higher cost than du = 0) is ignored.
   const ConstraintProblem pr = particle(Vec3(0.5, 0.3, -0.2), 0.7);  // separating: lambda = 0
@@ -495,14 +367,14 @@ TEST_CASE("convex_newton: refuses laws that are not convex and compliant") {
   std::string why;
   CHECK_FALSE(solver.accepts(DeSaxceModel{}, &why));
   CHECK(why == "convex_newton needs a convex compliant law (ccp); 'desaxce' is not convex");
-  CHECK_FALSE(solver.accepts(HardConvexLaw{}, &why));
+  CHECK_FALSE(solver.accepts(hard_convex_law(), &why));
   CHECK(why == "convex_newton needs a convex compliant law (ccp); 'hard_ccp' is hard (no contact compliance)");
   why.clear();
   CHECK(solver.accepts(CcpModel{}, &why));
   CHECK(why.empty());
   CHECK(solver.accepts(DeSaxceModel{}, nullptr) == false);
   CHECK_THROWS_AS(newton(particle(Vec3(-1, 0, 0), 0.5), DeSaxceModel{}), std::invalid_argument);
-  CHECK_THROWS_AS(newton(particle(Vec3(-1, 0, 0), 0.5), AnisotropicLaw{}), std::invalid_argument);
+  CHECK_THROWS_AS(newton(particle(Vec3(-1, 0, 0), 0.5), anisotropic_law()), std::invalid_argument);
 }
 
 TEST_CASE("convex_newton: statuses") {
@@ -520,7 +392,7 @@ TEST_CASE("convex_newton: statuses") {
     ConvexNewtonOptions opt;
     opt.max_iterations = 2;
     const ConstraintProblem pr = box(4, Vec3(2, 1, -0.5), Vec3(0.3, -0.1, 1), 0.3);
-    const Result r = newton(pr, law, opt);
+    const NewtonResult r = newton(pr, law, opt);
     CHECK(r.stats.status == SolveStatus::MaxIterations);
     REQUIRE(r.stage.front() > 0);
     // lambda is the law's lambda(du): in K_mu, v+ = r + rho lambda on K*'s side.
@@ -542,7 +414,7 @@ TEST_CASE("convex_newton: statuses") {
     CHECK(loose.stats.iterations < tight.stats.iterations);
   }
   SUBCASE("statistics at exit") {
-    const Result r = newton(box(2, Vec3(0.3, -0.2, -1), Vec3(0.1, 0.5, -0.2), 0.4), law);
+    const NewtonResult r = newton(box(2, Vec3(0.3, -0.2, -1), Vec3(0.1, 0.5, -0.2), 0.4), law);
     REQUIRE(r.stats.status == SolveStatus::Converged);
     CHECK(r.stats.r_primal == 0);
     CHECK(r.stats.r_dual == r.stats.residual_history.back());
@@ -553,22 +425,14 @@ TEST_CASE("convex_newton: statuses") {
     for (int path : {ConvexNewtonOptions::kDense, ConvexNewtonOptions::kConjugateGradient}) {
       ConvexNewtonOptions opt;
       opt.linear_solver = path;
-      const Result r = newton(particle(Vec3(-1, std::numeric_limits<double>::quiet_NaN(), 0), 0.5), law, opt);
-      CHECK(r.stats.status == SolveStatus::NumericalFailure);
-      for (double x : r.lambda) CHECK(x == 0);
-      for (double x : r.v) CHECK(x == 0);
+      check_numerical_failure(newton(particle(Vec3(-1, std::numeric_limits<double>::quiet_NaN(), 0), 0.5), law, opt));
     }
     ConstraintProblem pr = particle(Vec3(-1, 0, 0), 0.5);
     pr.inv_mass[0] = std::numeric_limits<double>::infinity();
     CHECK(newton(pr, law).stats.status == SolveStatus::NumericalFailure);
   }
   SUBCASE("empty problem") {
-    ConstraintProblem pr;
-    pr.resize(0, 0, 0, 0);
-    const Result r = newton(pr, law);
-    CHECK(r.stats.status == SolveStatus::Converged);
-    CHECK(r.stats.iterations == 0);
-    CHECK(r.lambda.empty());
+    check_empty_problem([&](const ConstraintProblem& pr) { return newton(pr, law); });
   }
   SUBCASE("misuse throws") {
     ConstraintProblem pr = particle(Vec3(-1, 0, 0), 0.5);
@@ -587,48 +451,28 @@ TEST_CASE("convex_newton: statuses") {
 }
 
 TEST_CASE("convex_newton: the workspace does not grow once it has seen the largest problem") {
-  ConvexNewtonSolver solver;
-  const CcpModel law = ccp(1e-6);
-  auto ws = solver.make_workspace();
-  std::vector<Real> lambda, v;
-  SolveStats stats;
-  const ConstraintProblem big = box(4, Vec3(0.1, 0, -1), Vec3::Zero(), 0.5, 1, 1);
-  const ConstraintProblem small = particle(Vec3(-1, 2, 0), 0.5);
-  solver.solve(big, law, {}, *ws, lambda, v, stats);
-  auto& w = dynamic_cast<ConvexNewtonWorkspace&>(*ws);
-  const Real* H = w.hessian.data();
-  const Real* r = w.r.data();
-  solver.solve(small, law, {}, *ws, lambda, v, stats);
-  solver.solve(big, law, {}, *ws, lambda, v, stats);
-  CHECK(w.hessian.data() == H);
-  CHECK(w.r.data() == r);
+  check_workspace_kept<ConvexNewtonWorkspace>(ConvexNewtonSolver(), ccp(1e-6), [](const ConvexNewtonWorkspace& w) {
+    return std::vector<const Real*>{w.hessian.data(), w.r.data()};
+  });
 }
 
 TEST_CASE("convex_newton: option validation names the field") {
-  struct Bad {
-    const char* field;
-    void (*set)(ConvexNewtonOptions&);
+  const BadOption<ConvexNewtonOptions> bad[] = {
+      {"max_iterations", [](ConvexNewtonOptions& o) { o.max_iterations = 0; }},
+      {"tolerance", [](ConvexNewtonOptions& o) { o.tolerance = -1; }},
+      {"cost_tolerance", [](ConvexNewtonOptions& o) { o.cost_tolerance = -1; }},
+      {"bilateral_compliance", [](ConvexNewtonOptions& o) { o.bilateral_compliance = 0; }},
+      {"linear_solver", [](ConvexNewtonOptions& o) { o.linear_solver = 5; }},
+      {"cg_max_iterations", [](ConvexNewtonOptions& o) { o.cg_max_iterations = 0; }},
+      {"cg_tolerance", [](ConvexNewtonOptions& o) { o.cg_tolerance = 1; }},
+      {"line_search", [](ConvexNewtonOptions& o) { o.line_search = -1; }},
+      {"ls_tolerance", [](ConvexNewtonOptions& o) { o.ls_tolerance = 0; }},
+      {"ls_max_iterations", [](ConvexNewtonOptions& o) { o.ls_max_iterations = 0; }},
+      {"armijo_c", [](ConvexNewtonOptions& o) { o.armijo_c = 1; }},
+      {"continuation_start", [](ConvexNewtonOptions& o) { o.continuation_start = 0; }},
+      {"continuation_factor", [](ConvexNewtonOptions& o) { o.continuation_factor = 1; }}
   };
-  const Bad bad[] = {{"max_iterations", [](ConvexNewtonOptions& o) { o.max_iterations = 0; }},
-                     {"tolerance", [](ConvexNewtonOptions& o) { o.tolerance = -1; }},
-                     {"cost_tolerance", [](ConvexNewtonOptions& o) { o.cost_tolerance = -1; }},
-                     {"bilateral_compliance", [](ConvexNewtonOptions& o) { o.bilateral_compliance = 0; }},
-                     {"linear_solver", [](ConvexNewtonOptions& o) { o.linear_solver = 5; }},
-                     {"cg_max_iterations", [](ConvexNewtonOptions& o) { o.cg_max_iterations = 0; }},
-                     {"cg_tolerance", [](ConvexNewtonOptions& o) { o.cg_tolerance = 1; }},
-                     {"line_search", [](ConvexNewtonOptions& o) { o.line_search = -1; }},
-                     {"ls_tolerance", [](ConvexNewtonOptions& o) { o.ls_tolerance = 0; }},
-                     {"ls_max_iterations", [](ConvexNewtonOptions& o) { o.ls_max_iterations = 0; }},
-                     {"armijo_c", [](ConvexNewtonOptions& o) { o.armijo_c = 1; }},
-                     {"continuation_start", [](ConvexNewtonOptions& o) { o.continuation_start = 0; }},
-                     {"continuation_factor", [](ConvexNewtonOptions& o) { o.continuation_factor = 1; }}};
-  CHECK(validate_message(ConvexNewtonOptions{}).empty());
-  for (const Bad& b : bad) {
-    CAPTURE(b.field);
-    ConvexNewtonOptions o;
-    b.set(o);
-    CHECK(validate_message(o).find(std::string("ConvexNewtonOptions.") + b.field + " ") != std::string::npos);
-  }
+  check_validation_names_fields("ConvexNewtonOptions", bad);
   ConvexNewtonOptions o;
   o.max_iterations = 0;
   CHECK_THROWS_AS(newton(particle(Vec3(-1, 0, 0), 0.5), ccp(1e-6), o), std::invalid_argument);
@@ -638,12 +482,10 @@ TEST_CASE("convex_newton: every option is bound under the prefix") {
   ConvexNewtonSolver solver;
   OptionSet set;
   solver.bind_options(set, "solver.");
-  for (const char* key : {"max_iterations", "tolerance", "cost_tolerance", "bilateral_compliance", "linear_solver",
-                          "cg_max_iterations", "cg_tolerance", "line_search", "ls_tolerance", "ls_max_iterations",
-                          "armijo_c", "warm_start", "continuation", "continuation_start", "continuation_factor"}) {
-    CAPTURE(key);
-    CHECK(set.has(std::string("solver.") + key));
-  }
+  check_bound(set, "solver.",
+              {"max_iterations", "tolerance", "cost_tolerance", "bilateral_compliance", "linear_solver",
+               "cg_max_iterations", "cg_tolerance", "line_search", "ls_tolerance", "ls_max_iterations", "armijo_c",
+               "warm_start", "continuation", "continuation_start", "continuation_factor"});
   set.set("solver.linear_solver", "cg");
   set.set("solver.line_search", "armijo");
   set.set_assignment("solver.continuation=off");

@@ -29,20 +29,11 @@ Rows rows_at(double mu, const double* lambda, const double* v, double beta = 1.0
   return out;
 }
 
-struct Solved {
-  std::vector<Real> lambda, v;
-  SolveStats stats;
-};
-
-Solved newton(const ConstraintProblem& pr, NewtonOptions opt = {}) {
+Result newton(const ConstraintProblem& pr, NewtonOptions opt = {}) {
   FischerBurmeisterModel law;
   NonsmoothNewtonSolver solver;
   solver.options = opt;
-  auto ws = solver.make_workspace();
-  Solved s;
-  s.stats.record_history = true;
-  solver.solve(pr, law, WarmStart{}, *ws, s.lambda, s.v, s.stats);
-  return s;
+  return solve_once(solver, pr, law);
 }
 
 }  // namespace
@@ -101,24 +92,24 @@ TEST_CASE("fb: row derivatives match finite differences (friction weight frozen)
 
 TEST_CASE("newton: known single-contact answers") {
   SUBCASE("separating") {
-    const Solved s = newton(particle(Vec3(0.5, 0.2, 0), 0.5));
+    const Result s = newton(particle(Vec3(0.5, 0.2, 0), 0.5));
     CHECK(s.lambda[0] == doctest::Approx(0).scale(1));
     CHECK(std::abs(s.lambda[1]) < 1e-8);
   }
   SUBCASE("sticking") {
-    const Solved s = newton(particle(Vec3(-1, 0.1, 0), 1.0));
+    const Result s = newton(particle(Vec3(-1, 0.1, 0), 1.0));
     CHECK(s.lambda[0] == doctest::Approx(1).epsilon(1e-6));
     CHECK(s.lambda[1] == doctest::Approx(-0.1).epsilon(1e-6));
     CHECK(std::abs(s.v[1]) < 1e-6);
   }
   SUBCASE("sliding") {
-    const Solved s = newton(particle(Vec3(-1, 2, 0), 0.5));
+    const Result s = newton(particle(Vec3(-1, 2, 0), 0.5));
     CHECK(s.lambda[0] == doctest::Approx(1).epsilon(1e-6));
     CHECK(s.lambda[1] == doctest::Approx(-0.5).epsilon(1e-6));
     CHECK(s.v[1] == doctest::Approx(1.5).epsilon(1e-6));
   }
   SUBCASE("frictionless") {
-    const Solved s = newton(particle(Vec3(-1, 2, 0), 0.0));
+    const Result s = newton(particle(Vec3(-1, 2, 0), 0.0));
     CHECK(s.lambda[0] == doctest::Approx(1).epsilon(1e-6));
     CHECK(std::abs(s.lambda[1]) < 1e-9);
     CHECK(s.v[1] == doctest::Approx(2).epsilon(1e-9));
@@ -142,7 +133,7 @@ TEST_CASE("newton: where it converges it solves the same physics as padmm") {
     NewtonOptions opt;
     opt.newton_iterations = 100;
     opt.pcr_iterations = 50;
-    const Solved s = newton(pr, opt);
+    const Result s = newton(pr, opt);
     CAPTURE(trial);
     if (corners == 1) CHECK(s.stats.status == SolveStatus::Converged);
     if (s.stats.status != SolveStatus::Converged) continue;
@@ -175,7 +166,7 @@ TEST_CASE("newton: best-iterate selection never returns a worse iterate than the
     NewtonOptions opt;
     opt.newton_iterations = 6;  // a tight budget, where selection matters
     opt.k_min = 2;
-    const Solved s = newton(pr, opt);
+    const Result s = newton(pr, opt);
     REQUIRE(s.stats.residual_history.size() >= 3);
     const double at_kmin = s.stats.residual_history[2];
     CHECK(s.stats.r_primal <= at_kmin + 1e-15);
@@ -185,7 +176,7 @@ TEST_CASE("newton: best-iterate selection never returns a worse iterate than the
 
 TEST_CASE("newton: a linear (bilateral) problem converges in one step; refuses laws without a residual") {
   ConstraintProblem pr = box(0, Vec3(0.3, -0.2, 0.1), Vec3(0.1, 0.2, 0.3), 0.5, 3, 0);
-  const Solved s = newton(pr);
+  const Result s = newton(pr);
   CHECK(s.stats.iterations == 1);
   CHECK(s.stats.status == SolveStatus::Converged);
   for (int r = 0; r < 3; ++r) CHECK(std::abs(s.v[r]) < 1e-9);

@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "contact_models/cone.hpp"
 #include "contact_models/desaxce.hpp"
 #include "core/options.hpp"
 #include "solvers/batch_padmm_cpu.hpp"
@@ -26,105 +25,24 @@ namespace {
 
 // Known-answer tolerance: the solver stops when its primal, dual and
 // complementarity residuals are <= 1e-6 (impulse and velocity units). On these
-// problems D has eigenvalues in [1, 2.5] (unit particle / box below), so the
-// impulse and velocity errors are a small multiple of 1e-6: 1e-5 bounds them.
+// problems D has eigenvalues in [1, 2.5] (unit particle / box of
+// tests/support/problems.hpp), so the impulse and velocity errors are a small
+// multiple of 1e-6: 1e-5 bounds them.
 constexpr double kAnswerTol = 1e-5;
 
-struct Result {
-  std::vector<Real> lambda, v;
-  SolveStats stats;
-};
-
-Result solve(const ConstraintProblem& pr, const PadmmOptions& opt = {}, const WarmStart& warm = {},
-             const ContactModel* law = nullptr) {
-  static const DeSaxceModel desaxce;
-  PadmmSolver solver(opt);
-  auto ws = solver.make_workspace();
-  Result r;
-  r.stats.record_history = true;
-  solver.solve(pr, law ? *law : desaxce, warm, *ws, r.lambda, r.v, r.stats);
-  return r;
-}
-
-void check_vec(const std::vector<Real>& a, const Vec3& b, double tol) {
-  REQUIRE(a.size() >= 3);
-  for (int i = 0; i < 3; ++i) {
-    CAPTURE(i);
-    CHECK(std::abs(a[i] - b[i]) <= tol);
-  }
-}
-
-void check_close(const std::vector<Real>& a, const std::vector<Real>& b, double tol) {
-  REQUIRE(a.size() == b.size());
-  for (size_t i = 0; i < a.size(); ++i) {
-    CAPTURE(i);
-    CHECK(std::abs(a[i] - b[i]) <= tol);
-  }
-}
-
-std::string throw_message(const PadmmOptions& o) {
-  try {
-    o.Validate();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
-
-// Test law: de Saxce with a contact compliance c on every contact row.
-class SoftDeSaxce final : public ContactModel {
- public:
-  explicit SoftDeSaxce(double c) : c_(c) {}
-  std::string name() const override { return "soft_desaxce"; }
-  bool is_convex() const override { return false; }
-  bool is_hard() const override { return false; }
-  void project_primal(const Real* mu, int nc, Real* x) const override { law_.project_primal(mu, nc, x); }
-  void project_dual(const Real* mu, int nc, Real* x) const override { law_.project_dual(mu, nc, x); }
-  void velocity_shift(const Real* mu, int nc, const Real* v, Real* s) const override {
-    law_.velocity_shift(mu, nc, v, s);
-  }
-  void contact_compliance(const Real*, int nc, Real* R) const override { std::fill(R, R + 3 * nc, c_); }
-  void bind_options(OptionSet&, const std::string&) override {}
-
- private:
-  double c_;
-  DeSaxceModel law_;
-};
+const FreshSolve<PadmmSolver> solve{};
 
 }  // namespace
 
-TEST_CASE("padmm: separating contact keeps lambda = 0, v+ = v_f") {
-  const Vec3 vf(0.5, 0.3, -0.2);
-  const Result r = solve(particle(vf, 0.7));
-  CHECK(r.stats.status == SolveStatus::Converged);
-  check_vec(r.lambda, Vec3::Zero(), kAnswerTol);
-  check_vec(r.v, vf, kAnswerTol);
-}
+TEST_CASE("padmm: separating contact keeps lambda = 0, v+ = v_f") { check_separating(solve, kAnswerTol); }
 
-TEST_CASE("padmm: sticking contact stops the particle") {
-  const Result r = solve(particle(Vec3(-1, 0.1, 0), 1.0));
-  CHECK(r.stats.status == SolveStatus::Converged);
-  check_vec(r.lambda, Vec3(1, -0.1, 0), kAnswerTol);
-  check_vec(r.v, Vec3::Zero(), kAnswerTol);
-}
+TEST_CASE("padmm: sticking contact stops the particle") { check_sticking(solve, kAnswerTol); }
 
 TEST_CASE("padmm: sliding contact, friction opposes the slip at mu lambda_n") {
-  const Result r = solve(particle(Vec3(-1, 2, 0), 0.5));
-  CHECK(r.stats.status == SolveStatus::Converged);
-  check_vec(r.lambda, Vec3(1, -0.5, 0), kAnswerTol);
-  check_vec(r.v, Vec3(0, 1.5, 0), kAnswerTol);
-  // Slip along a diagonal: friction along -v_t/|v_t|.
-  const Result d = solve(particle(Vec3(-2, 3, 4), 0.2));
-  check_vec(d.lambda, Vec3(2, -0.4 * 0.6, -0.4 * 0.8), kAnswerTol);
-  check_vec(d.v, Vec3(0, 3 - 0.24, 4 - 0.32), kAnswerTol);
+  check_sliding(solve, kAnswerTol);
 }
 
-TEST_CASE("padmm: frictionless contact (mu = 0)") {
-  const Result r = solve(particle(Vec3(-1, 2, 0.5), 0.0));
-  CHECK(r.stats.status == SolveStatus::Converged);
-  check_vec(r.lambda, Vec3(1, 0, 0), kAnswerTol);
-  check_vec(r.v, Vec3(0, 2, 0.5), kAnswerTol);
-}
+TEST_CASE("padmm: frictionless contact (mu = 0)") { check_frictionless(solve, kAnswerTol); }
 
 TEST_CASE("padmm: dense and matrix-free Delassus paths agree") {
   PadmmOptions dense, mf;
@@ -143,20 +61,9 @@ TEST_CASE("padmm: dense and matrix-free Delassus paths agree") {
 
 TEST_CASE("padmm: warm start from the solution converges in fewer iterations") {
   for (const ConstraintProblem& pr : {particle(Vec3(-1, 2, 0), 0.5), box(2, Vec3(0.3, -0.2, -1), Vec3(0.1, 0.5, -0.2), 0.4)}) {
-    const Result cold = solve(pr);
-    REQUIRE(cold.stats.status == SolveStatus::Converged);
-    WarmStart warm;
-    warm.valid = true;
-    warm.lambda = cold.lambda;
-    warm.v = cold.v;
-    const Result hot = solve(pr, {}, warm);
-    CHECK(hot.stats.status == SolveStatus::Converged);
-    CHECK(hot.stats.iterations < cold.stats.iterations);
-    check_close(hot.lambda, cold.lambda, kAnswerTol);
-    // Switched off, the warm start is ignored.
-    PadmmOptions off;
-    off.warm_start = false;
-    CHECK(solve(pr, off, warm).stats.iterations == cold.stats.iterations);
+    check_warm_start<PadmmOptions>(pr, solve, [](const Result& cold, const Result& hot) {
+      check_close(hot.lambda, cold.lambda, kAnswerTol);
+    });
   }
 }
 
@@ -192,39 +99,10 @@ TEST_CASE("padmm: rigid box on two and four corners satisfies the natural map") 
   }
 }
 
-TEST_CASE("padmm: limit rows are complementary") {
-  for (double vf : {-2.0, 1.0}) {
-    ConstraintProblem pr;
-    pr.resize(1, 0, 1, 0);
-    pr.inv_mass[0] = 1;
-    pr.inv_inertia_W[0] = Mat3::Identity();
-    pr.rows[0] = row_at(Vec3::Zero(), Vec3::UnitZ());
-    pr.v_free[0] = vf;
-    const Result r = solve(pr);
-    CHECK(r.stats.status == SolveStatus::Converged);
-    CHECK(std::abs(r.lambda[0] - std::max(0.0, -vf)) <= kAnswerTol);
-    CHECK(std::abs(r.v[0] - std::max(0.0, vf)) <= kAnswerTol);
-  }
-}
+TEST_CASE("padmm: limit rows are complementary") { check_limit_rows(solve, kAnswerTol); }
 
 TEST_CASE("padmm: bilateral rows reach v+ = 0, with and without compliance") {
-  // Particle hanging from a bilateral row (z), pushed up or pulled down:
-  // lambda = -v_f / D with D = 1 + R.
-  for (double R : {0.0, 0.25}) {
-    for (double vf : {-0.5, 0.7}) {
-      ConstraintProblem pr;
-      pr.resize(1, 1, 0, 0);
-      pr.inv_mass[0] = 1;
-      pr.inv_inertia_W[0] = Mat3::Identity();
-      pr.rows[0] = row_at(Vec3::Zero(), Vec3::UnitZ());
-      pr.v_free[0] = vf;
-      pr.compliance[0] = R;
-      const Result r = solve(pr);
-      CHECK(r.stats.status == SolveStatus::Converged);
-      CHECK(std::abs(r.lambda[0] + vf / (1 + R)) <= kAnswerTol);
-      CHECK(std::abs(r.v[0]) < kAnswerTol);
-    }
-  }
+  check_bilateral_rows(solve, kAnswerTol);
 }
 
 TEST_CASE("padmm: bilateral, limit and contact rows together") {
@@ -241,13 +119,10 @@ TEST_CASE("padmm: bilateral, limit and contact rows together") {
 }
 
 TEST_CASE("padmm: a soft law's contact compliance is added to D") {
-  // Sticking with compliance c: v+ = (1 + c) lambda + v_f = 0.
   const double c = 0.5;
-  const SoftDeSaxce law(c);
-  const Result r = solve(particle(Vec3(-1, 0.1, 0), 1.0), {}, {}, &law);
-  CHECK(r.stats.status == SolveStatus::Converged);
-  check_vec(r.lambda, Vec3(1, -0.1, 0) / (1 + c), kAnswerTol);
-  check_vec(r.v, Vec3::Zero(), kAnswerTol);
+  const TestLaw law = soft_desaxce(c);
+  const Result r =
+      check_soft_sticking([&](const ConstraintProblem& pr) { return solve(pr, {}, {}, &law); }, c, kAnswerTol);
   PadmmOptions mf;
   mf.delassus = PadmmOptions::kMatrixFree;
   check_close(solve(particle(Vec3(-1, 0.1, 0), 1.0), mf, {}, &law).lambda, r.lambda, 1e-6);
@@ -255,12 +130,7 @@ TEST_CASE("padmm: a soft law's contact compliance is added to D") {
 
 TEST_CASE("padmm: statuses") {
   SUBCASE("one iteration cannot converge") {
-    PadmmOptions opt;
-    opt.max_iterations = 1;
-    const Result r = solve(particle(Vec3(-1, 2, 0), 0.5), opt);
-    CHECK(r.stats.status == SolveStatus::MaxIterations);
-    CHECK(r.stats.iterations == 1);
-    CHECK(r.stats.residual_history.size() == 1);
+    CHECK(check_one_iteration<PadmmOptions>(solve).stats.residual_history.size() == 1);
   }
   SUBCASE("history records max(r_p, r_d, r_c) per iteration") {
     const Result r = solve(particle(Vec3(-1, 2, 0), 0.5));
@@ -275,20 +145,10 @@ TEST_CASE("padmm: statuses") {
     for (int path : {PadmmOptions::kDense, PadmmOptions::kMatrixFree}) {
       PadmmOptions opt;
       opt.delassus = path;
-      const Result r = solve(particle(Vec3(-1, std::numeric_limits<double>::quiet_NaN(), 0), 0.5), opt);
-      CHECK(r.stats.status == SolveStatus::NumericalFailure);
-      for (double x : r.lambda) CHECK(x == 0);
-      for (double x : r.v) CHECK(x == 0);
+      check_numerical_failure(solve(particle(Vec3(-1, std::numeric_limits<double>::quiet_NaN(), 0), 0.5), opt));
     }
   }
-  SUBCASE("empty problem") {
-    ConstraintProblem pr;
-    pr.resize(0, 0, 0, 0);
-    const Result r = solve(pr);
-    CHECK(r.stats.status == SolveStatus::Converged);
-    CHECK(r.stats.iterations == 0);
-    CHECK(r.lambda.empty());
-  }
+  SUBCASE("empty problem") { check_empty_problem(solve); }
   CHECK(std::string(to_string(SolveStatus::MaxIterations)) == "max_iterations");
 }
 
@@ -321,52 +181,31 @@ TEST_CASE("padmm: options without acceleration, preconditioning, or with a balan
 }
 
 TEST_CASE("padmm: the workspace does not grow once it has seen the largest problem") {
-  PadmmSolver solver;
-  DeSaxceModel law;
-  auto ws = solver.make_workspace();
-  std::vector<Real> lambda, v;
-  SolveStats stats;
-  const ConstraintProblem big = box(4, Vec3(0.1, 0, -1), Vec3::Zero(), 0.5, 1, 1);
-  const ConstraintProblem small = particle(Vec3(-1, 2, 0), 0.5);
-  solver.solve(big, law, {}, *ws, lambda, v, stats);
-  auto& w = dynamic_cast<PadmmWorkspace&>(*ws);
-  const Real* before = w.factor.data();
-  const Real* x_before = w.x.data();
-  solver.solve(small, law, {}, *ws, lambda, v, stats);
-  solver.solve(big, law, {}, *ws, lambda, v, stats);
-  CHECK(w.factor.data() == before);
-  CHECK(w.x.data() == x_before);
+  check_workspace_kept<PadmmWorkspace>(PadmmSolver(), DeSaxceModel(), [](const PadmmWorkspace& w) {
+    return std::vector<const Real*>{w.factor.data(), w.x.data()};
+  });
 }
 
 TEST_CASE("padmm: option validation names the field") {
-  struct Bad {
-    const char* field;
-    void (*set)(PadmmOptions&);
+  const BadOption<PadmmOptions> bad[] = {
+      {"max_iterations", [](PadmmOptions& o) { o.max_iterations = 0; }},
+      {"tol_primal", [](PadmmOptions& o) { o.tol_primal = -1; }},
+      {"tol_dual", [](PadmmOptions& o) { o.tol_dual = -1; }},
+      {"tol_compl", [](PadmmOptions& o) { o.tol_compl = -1; }},
+      {"eta", [](PadmmOptions& o) { o.eta = -1; }},
+      {"rho", [](PadmmOptions& o) { o.rho = 0; }},
+      {"restart_factor", [](PadmmOptions& o) { o.restart_factor = 1.5; }},
+      {"warm_start_factor", [](PadmmOptions& o) { o.warm_start_factor = 2; }},
+      {"delassus", [](PadmmOptions& o) { o.delassus = 7; }},
+      {"cr_max_iterations", [](PadmmOptions& o) { o.cr_max_iterations = 0; }},
+      {"cr_tolerance", [](PadmmOptions& o) { o.cr_tolerance = 0; }},
+      {"penalty_interval", [](PadmmOptions& o) { o.penalty_interval = 0; }},
+      {"penalty_ratio", [](PadmmOptions& o) { o.penalty_ratio = 0.5; }},
+      {"penalty_factor", [](PadmmOptions& o) { o.penalty_factor = 1; }},
+      {"rho_min", [](PadmmOptions& o) { o.rho_min = 0; }},
+      {"rho_max", [](PadmmOptions& o) { o.rho_max = o.rho_min / 2; }}
   };
-  const Bad bad[] = {{"max_iterations", [](PadmmOptions& o) { o.max_iterations = 0; }},
-                     {"tol_primal", [](PadmmOptions& o) { o.tol_primal = -1; }},
-                     {"tol_dual", [](PadmmOptions& o) { o.tol_dual = -1; }},
-                     {"tol_compl", [](PadmmOptions& o) { o.tol_compl = -1; }},
-                     {"eta", [](PadmmOptions& o) { o.eta = -1; }},
-                     {"rho", [](PadmmOptions& o) { o.rho = 0; }},
-                     {"restart_factor", [](PadmmOptions& o) { o.restart_factor = 1.5; }},
-                     {"warm_start_factor", [](PadmmOptions& o) { o.warm_start_factor = 2; }},
-                     {"delassus", [](PadmmOptions& o) { o.delassus = 7; }},
-                     {"cr_max_iterations", [](PadmmOptions& o) { o.cr_max_iterations = 0; }},
-                     {"cr_tolerance", [](PadmmOptions& o) { o.cr_tolerance = 0; }},
-                     {"penalty_interval", [](PadmmOptions& o) { o.penalty_interval = 0; }},
-                     {"penalty_ratio", [](PadmmOptions& o) { o.penalty_ratio = 0.5; }},
-                     {"penalty_factor", [](PadmmOptions& o) { o.penalty_factor = 1; }},
-                     {"rho_min", [](PadmmOptions& o) { o.rho_min = 0; }},
-                     {"rho_max", [](PadmmOptions& o) { o.rho_max = o.rho_min / 2; }}};
-  CHECK(throw_message(PadmmOptions{}).empty());
-  for (const Bad& b : bad) {
-    CAPTURE(b.field);
-    PadmmOptions o;
-    b.set(o);
-    const std::string msg = throw_message(o);
-    CHECK(msg.find(std::string("PadmmOptions.") + b.field + " ") != std::string::npos);
-  }
+  check_validation_names_fields("PadmmOptions", bad);
   // solve() validates too.
   PadmmOptions o;
   o.rho = -1;
@@ -377,13 +216,10 @@ TEST_CASE("padmm: every option is bound under the prefix") {
   PadmmSolver solver;
   OptionSet set;
   solver.bind_options(set, "padmm.");
-  for (const char* key : {"max_iterations", "tol_primal", "tol_dual", "tol_compl", "eta", "rho", "restart_factor",
-                          "acceleration", "warm_start", "warm_start_factor", "preconditioning", "delassus",
-                          "cr_max_iterations", "cr_tolerance", "balanced_penalty", "penalty_interval",
-                          "penalty_ratio", "penalty_factor", "rho_min", "rho_max"}) {
-    CAPTURE(key);
-    CHECK(set.has(std::string("padmm.") + key));
-  }
+  check_bound(set, "padmm.",
+              {"max_iterations", "tol_primal", "tol_dual", "tol_compl", "eta", "rho", "restart_factor", "acceleration",
+               "warm_start", "warm_start_factor", "preconditioning", "delassus", "cr_max_iterations", "cr_tolerance",
+               "balanced_penalty", "penalty_interval", "penalty_ratio", "penalty_factor", "rho_min", "rho_max"});
   set.set("padmm.delassus", "matrix_free");
   set.set("padmm.rho", "2.5");
   set.set_assignment("padmm.acceleration=off");
