@@ -40,12 +40,11 @@ class IterateRows final : public SchemeWorkspace, public RowEvaluator {
     Ju.resize(p.num_rows());
   }
 
-  void evaluate(const Real* delta, Real* w, std::vector<ConstraintRow>& rows) const override {
-    IterateRows& self = const_cast<IterateRows&>(*this);  // scratch only; the logical state is const
+  void evaluate(const Real* delta, Real* w, std::vector<ConstraintRow>& rows) override {
     const Model& m = *model;
     const Data& d0 = *base;
-    Data& dk = self.at;
-    for (size_t i = 0; i < u.size(); ++i) self.u[i] = d0.u_free[i] + delta[i];
+    Data& dk = at;
+    for (size_t i = 0; i < u.size(); ++i) u[i] = d0.u_free[i] + delta[i];
     // q_k = q- + h G(q-) u_k.
     for (int b = 0; b < m.num_bodies(); ++b) {
       dk.x_W[b] = d0.x_W[b];
@@ -80,18 +79,17 @@ class IterateRows final : public SchemeWorkspace, public RowEvaluator {
     std::fill(dk.u_free.begin(), dk.u_free.end(), 0.0);
     assemble_problem(m, dk, h, full);
     const ConstraintProblem& pk = dk.problem;
-    pk.apply_J(u.data(), self.Ju.data());
+    pk.apply_J(u.data(), Ju.data());
     const ConstraintProblem& p0 = d0.problem;
     for (int r = 0; r < p0.num_rows(); ++r)
       w[r] = position_row(p0, r) ? pk.v_free[r] : Ju[r] + base_bias[r];
     rows = pk.rows;
   }
 
-  void accept(const Real* delta) const override {
-    IterateRows& self = const_cast<IterateRows&>(*this);
-    self.accepted_delta.assign(delta, delta + u.size());
-    self.w_scratch.resize(base->problem.num_rows());
-    evaluate(delta, self.w_scratch.data(), self.rows_at_plus);
+  void accept(const Real* delta) override {
+    accepted_delta.assign(delta, delta + u.size());
+    w_scratch.resize(base->problem.num_rows());
+    evaluate(delta, w_scratch.data(), rows_at_plus);
   }
 };
 

@@ -33,10 +33,10 @@ class RowEvaluator {
   // delta = u+ - u_free (6 nb). Writes every row's value w (m) at the iterate
   // (position rows c(q+)/h; velocity rows J(q+) u+ + their bias) and the rows
   // of J at q+ (same order and count as the problem's).
-  virtual void evaluate(const Real* delta, Real* w, std::vector<ConstraintRow>& rows) const = 0;
+  virtual void evaluate(const Real* delta, Real* w, std::vector<ConstraintRow>& rows) = 0;
   // The iterate the solver returns (its impulses satisfy M delta = J(q+)^T lambda
   // up to the solver's residual): the scheme integrates with J at this q+.
-  virtual void accept(const Real* delta) const = 0;
+  virtual void accept(const Real* delta) = 0;
 };
 
 struct ConstraintProblem {
@@ -54,7 +54,7 @@ struct ConstraintProblem {
   std::vector<Mat3> inv_inertia_W;      // (num_bodies) world frame
   // Set by schemes that re-linearise (nullptr: the problem is linear). Only
   // solvers whose relinearises() is true use it.
-  const RowEvaluator* nonlinear_rows = nullptr;
+  RowEvaluator* nonlinear_rows = nullptr;  // not owned; evaluating mutates only its scratch
 
   int num_rows() const { return static_cast<int>(rows.size()); }
   int contact_offset() const { return num_bilateral + num_limit; }
