@@ -22,6 +22,15 @@ class ContactModel {
 
   // x_k <- Pi_{K_mu_k}(x_k) for every contact k (x has 3*nc entries).
   virtual void project_primal(const Real* mu, int nc, Real* x) const = 0;
+  // The same projection for a solver whose fixed point is
+  // lambda = Pi(lambda - step * sigma^) with a step other than 1. Cone laws do
+  // not depend on the step; relaxed laws (central path) scale their parameter
+  // with it so that every solver lands on the same relaxed relation.
+  virtual void project_primal_step(const Real* mu, int nc, Real /*step*/, Real* x) const { project_primal(mu, nc, x); }
+  // Target of lambda_k . (v_k + Gamma(v_k)) at a solution: 0 for exact
+  // complementarity, rho on a central path. Solvers and metrics measure
+  // complementarity against it.
+  virtual Real complementarity_target() const { return 0; }
   // x_k <- Pi_{K*_mu_k}(x_k).
   virtual void project_dual(const Real* mu, int nc, Real* x) const = 0;
   // s_k <- Gamma(v_k): the velocity shift that turns the law into a cone

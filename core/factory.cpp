@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "contact_models/ccp.hpp"
+#include "contact_models/central_path.hpp"
 #include "contact_models/desaxce.hpp"
 #include "contact_models/fischer_burmeister.hpp"
 #include "core/backward_euler_scheme.hpp"
@@ -32,6 +33,8 @@ const std::vector<Entry<ContactModel>>& contact_models() {
        [] { return std::make_unique<FischerBurmeisterModel>(); }},
       {{"ccp", "compliant convex cone complementarity (CQDC): no de Saxce shift, compliance rho_c, gap recovery eta"},
        [] { return std::make_unique<CcpModel>(); }},
+      {{"central_path", "central-path relaxation of de Saxce: (S lambda)o(S^-1 sigma^) = rho e, interior-point smoothing"},
+       [] { return std::make_unique<CentralPathModel>(); }},
   };
   return table;
 }

@@ -33,7 +33,7 @@ void constraint_residuals(const ConstraintProblem& p, const ContactModel& law, c
     for (int i = 0; i < 3; ++i) proj[i] = s[i];
     law.project_dual(&mu, 1, proj);
     for (int i = 0; i < 3; ++i) rd = std::max(rd, std::abs(s[i] - proj[i]));
-    rc = std::max(rc, std::abs(l[0] * s[0] + l[1] * s[1] + l[2] * s[2]));
+    rc = std::max(rc, std::abs(l[0] * s[0] + l[1] * s[1] + l[2] * s[2] - law.complementarity_target()));
     for (int i = 0; i < 3; ++i) nat[i] = l[i] - s[i];
     law.project_primal(&mu, 1, nat);
     for (int i = 0; i < 3; ++i) rvi = std::max(rvi, std::abs(l[i] - nat[i]));

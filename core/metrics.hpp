@@ -12,7 +12,8 @@ namespace contactlab {
 
 // Fills r_primal, r_dual, r_compl, r_vi of `m`.
 // Bilateral rows: K = R, K* = {0}; limit rows: K = K* = R+; contacts: the law's cones
-// with s = v + Gamma(v).
+// with s = v + Gamma(v); complementarity is measured against the law's target
+// (0, or rho on a central path).
 void constraint_residuals(const ConstraintProblem& p, const ContactModel& law, const std::vector<Real>& lambda,
                           const std::vector<Real>& v_plus, StepMetrics& m);
 

@@ -188,6 +188,7 @@ void PadmmSolver::solve(const ConstraintProblem& problem, const ContactModel& la
   prm.tol_primal = options.tol_primal;
   prm.tol_dual = options.tol_dual;
   prm.tol_compl = options.tol_compl;
+  prm.compl_target = law.complementarity_target();
   prm.restart_factor = options.restart_factor;
   prm.accelerate = options.acceleration ? 1 : 0;
 
@@ -222,7 +223,7 @@ void PadmmSolver::solve(const ConstraintProblem& problem, const ContactModel& la
     }
     // y = Pi_K(x - ẑ/rho): bilateral and limits in the kernel, contacts by the law.
     padmm::y_before_projection(w, prm);
-    law.project_primal(mu, nc, w.y + off);
+    law.project_primal_step(mu, nc, 1 / prm.rho, w.y + off);  // y = Pi(y - z/rho) at the fixed point
     padmm::finish_iteration(w, prm, sc);
     if (stats.record_history) stats.residual_history.push_back(std::max({sc.r_primal, sc.r_dual, sc.r_compl}));
     if (sc.flag != padmm::kRunning) break;

@@ -47,6 +47,7 @@ struct Params {
   T tol_primal = T(1e-6);     // impulse units (N s)
   T tol_dual = T(1e-6);       // velocity units (m/s)
   T tol_compl = T(1e-6);      // impulse x velocity
+  T compl_target = T(0);      // lambda_k . sigma^_k at a solution (0; rho for a central-path law)
   T restart_factor = T(0.999);  // c_r of the Goldstein restart test
   int accelerate = 1;         // Nesterov acceleration with adaptive restart
 };
@@ -194,7 +195,7 @@ CL_HD int finish_iteration(const World<T>& w, const Params<T>& prm, Scalars<T>& 
   for (int i = w.nb; i < off; ++i) rc = absmax(rc, w.x[i] * w.z[i]);
   for (int k = 0; k < w.nc; ++k) {
     const int r = off + 3 * k;
-    rc = absmax(rc, w.x[r] * w.z[r] + w.x[r + 1] * w.z[r + 1] + w.x[r + 2] * w.z[r + 2]);
+    rc = absmax(rc, w.x[r] * w.z[r] + w.x[r + 1] * w.z[r + 1] + w.x[r + 2] * w.z[r + 2] - prm.compl_target);
   }
   s.r_primal = rp;
   s.r_dual = rd;

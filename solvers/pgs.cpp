@@ -202,7 +202,7 @@ void PgsSolver::solve(const ConstraintProblem& problem, const ContactModel& law,
       Real* sk = shift + 3 * k;
       if (!options.desaxce_frozen) law.velocity_shift(mu + k, 1, vk, sk);
       for (int i = 0; i < 3; ++i) x[i] = l[o + i] - step[o] * (vk[i] + sk[i]);
-      law.project_primal(mu + k, 1, x);
+      law.project_primal_step(mu + k, 1, step[o], x);  // fixed point lambda = Pi(lambda - step (v + s))
       for (int i = 0; i < 3; ++i) {
         const Real dl = x[i] - l[o + i];
         l[o + i] = x[i];
