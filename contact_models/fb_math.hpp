@@ -69,7 +69,9 @@ CL_HD void contact_rows(T mu, const T* lambda, const T* v, T beta_n, T w, const 
     r[i] = v[i] + W * lambda[i];
     a[i] = T(1);
     c[i] = W;
-    weight[i] = w / (w + W);
+    // No normal impulse: the friction rows cannot vanish (lambda_t is held at
+    // 0) although the law holds, so they leave the merit entirely.
+    weight[i] = l > T(0) ? w / (w + W) : T(0);
   }
 }
 

@@ -14,8 +14,10 @@ namespace contactlab {
 
 namespace {
 
-Simulation load(const std::string& scene, const PartChoice& parts) {
-  return Simulation(load_mjcf_file(resolve_scene(scene)), parts);
+Simulation load(const std::string& scene, const PartChoice& parts, const std::vector<std::string>& options = {}) {
+  Simulation sim(load_mjcf_file(resolve_scene(scene)), parts);
+  for (const std::string& o : options) sim.set_option(o);
+  return sim;
 }
 
 int body_id(const Model& m, const std::string& name) {
@@ -85,7 +87,12 @@ double elliptic_k(double k) {
 }
 
 ValidationResult validate_box_ramp(const PartChoice& parts, double h) {
-  Simulation sim = load("box_ramp", parts);
+  return validate_box_ramp(parts, h, ValidationSetup{});
+}
+
+ValidationResult validate_box_ramp(const PartChoice& parts, double h, const ValidationSetup& setup) {
+  const ValidationTolerances& tol = setup.tolerances;
+  Simulation sim = load("box_ramp", parts, setup.options);
   const Model& m = sim.model();
   ValidationResult r;
   r.name = "box_ramp";
@@ -122,15 +129,20 @@ ValidationResult validate_box_ramp(const PartChoice& parts, double h) {
   // Semi-implicit Euler is first order: events are resolved to a step and the
   // force ramp is sampled at step starts, so timing errors of a few h and an
   // O(h/T_r) relative error on the distance (1% covers h <= 1e-2 T_r).
-  r.quantities.push_back(compare("stick-slip time", t_onset, t_slip + onset_delay, 5 * h, "s"));
-  r.quantities.push_back(compare("stop time", t_rest, t_stop, 5 * h, "s"));
-  r.quantities.push_back(compare("total sliding distance", x_slide, x_total, 0.01 * x_total, "m"));
-  r.quantities.push_back(bound("max penetration", max_pen, 1e-3, "m"));
+  r.quantities.push_back(compare("stick-slip time", t_onset, t_slip + onset_delay, tol.event_steps * h, "s"));
+  r.quantities.push_back(compare("stop time", t_rest, t_stop, tol.event_steps * h, "s"));
+  r.quantities.push_back(compare("total sliding distance", x_slide, x_total, tol.distance_relative * x_total, "m"));
+  r.quantities.push_back(bound("max penetration", max_pen, tol.penetration, "m"));
   return r;
 }
 
 ValidationResult validate_bouncing_ball(const PartChoice& parts, double h) {
-  Simulation sim = load("bouncing_ball", parts);
+  return validate_bouncing_ball(parts, h, ValidationSetup{});
+}
+
+ValidationResult validate_bouncing_ball(const PartChoice& parts, double h, const ValidationSetup& setup) {
+  const ValidationTolerances& tol = setup.tolerances;
+  Simulation sim = load("bouncing_ball", parts, setup.options);
   const Model& m = sim.model();
   ValidationResult r;
   r.name = "bouncing_ball";
@@ -169,7 +181,8 @@ ValidationResult validate_bouncing_ball(const PartChoice& parts, double h) {
   for (int k = 0; k < bounces; ++k) {
     const double measured = k < static_cast<int>(impacts.size()) ? impacts[k] : -1;
     // Timing error: up to one step per impact, accumulated over previous flights.
-    r.quantities.push_back(compare("impact " + std::to_string(k + 1) + " time", measured, t_k, 2 * (k + 1) * h, "s"));
+    r.quantities.push_back(
+        compare("impact " + std::to_string(k + 1) + " time", measured, t_k, tol.impact_steps * (k + 1) * h, "s"));
     t_k += 2 * std::pow(e, k + 1) * v1 / g;  // flight after impact k+1 at speed e^(k+1) v1
   }
   for (int k = 1; k < bounces; ++k) {
@@ -177,20 +190,27 @@ ValidationResult validate_bouncing_ball(const PartChoice& parts, double h) {
     const double ref = std::pow(e, 2 * k) * g0;
     // Apex after bounce k: the impact is resolved to one step, which changes the
     // rebound speed by at most g h (relative g h / v ~ 2e-3 here); 1% relative.
-    r.quantities.push_back(compare("apex gap after bounce " + std::to_string(k), measured, ref, 0.01 * ref, "m"));
+    r.quantities.push_back(
+        compare("apex gap after bounce " + std::to_string(k), measured, ref, tol.apex_relative * ref, "m"));
   }
-  r.quantities.push_back(bound("max penetration", max_pen, 1e-3, "m"));
+  r.quantities.push_back(bound("max penetration", max_pen, tol.penetration, "m"));
   return r;
 }
 
 ValidationResult validate_stacked_boxes(const PartChoice& parts, double mass_ratio, double h) {
+  return validate_stacked_boxes(parts, mass_ratio, h, ValidationSetup{});
+}
+
+ValidationResult validate_stacked_boxes(const PartChoice& parts, double mass_ratio, double h,
+                                        const ValidationSetup& setup) {
+  const ValidationTolerances& tol = setup.tolerances;
   ValidationResult r;
   char label[64];
   std::snprintf(label, sizeof label, "stacked_boxes (top/bottom = %g)", mass_ratio);
   r.name = label;
   // Reference run: equal masses. The trajectory must not depend on the ratio.
   auto trajectory = [&](double ratio, ValidationResult* stats, double* max_pen, double* bottom_drift) {
-    Simulation sim = load("stacked_boxes", parts);
+    Simulation sim = load("stacked_boxes", parts, setup.options);
     const Model& m0 = sim.model();
     const int top = body_id(m0, "top"), bottom = body_id(m0, "bottom");
     const double m_bottom = m0.bodies[bottom].mass;
@@ -227,14 +247,19 @@ ValidationResult validate_stacked_boxes(const PartChoice& parts, double mass_rat
   // Velocities are exact up to the solver tolerance (1e-6 m/s); integrated over
   // the 1 s run that is 1e-6 m. Ten times that bounds positions that must not
   // depend on the masses. Penetration: the bound, 1 mm.
-  r.quantities.push_back(bound("max |z_top - z_top(ratio 1)|", diff, 1e-5, "m"));
-  r.quantities.push_back(compare("top box rest height", z.back(), rest, 1e-5, "m"));
-  r.quantities.push_back(bound("bottom box displacement", drift, 1e-5, "m"));
-  r.quantities.push_back(bound("max penetration", pen, 1e-3, "m"));
+  r.quantities.push_back(bound("max |z_top - z_top(ratio 1)|", diff, tol.ratio_independence, "m"));
+  r.quantities.push_back(compare("top box rest height", z.back(), rest, tol.rest_height, "m"));
+  r.quantities.push_back(bound("bottom box displacement", drift, tol.bottom_drift, "m"));
+  r.quantities.push_back(bound("max penetration", pen, tol.penetration, "m"));
   return r;
 }
 
 ValidationResult validate_four_bar(const PartChoice& parts, double h) {
+  return validate_four_bar(parts, h, ValidationSetup{});
+}
+
+ValidationResult validate_four_bar(const PartChoice& parts, double h, const ValidationSetup& setup) {
+  const ValidationTolerances& tol = setup.tolerances;
   ValidationResult r;
   char label[64];
   std::snprintf(label, sizeof label, "four_bar (%g Hz)", 1.0 / h);
@@ -242,7 +267,7 @@ ValidationResult validate_four_bar(const PartChoice& parts, double h) {
   double max_residual = 0;
   {
     // With the scheme's default Baumgarte stabilisation: the loop residual.
-    Simulation sim = load("four_bar", parts);
+    Simulation sim = load("four_bar", parts, setup.options);
     Stepper st{sim, h, r};
     const long n = std::lround(2.0 / h);
     for (long i = 0; i < n; ++i) {
@@ -255,15 +280,15 @@ ValidationResult validate_four_bar(const PartChoice& parts, double h) {
   // the loop, bar length L = 0.4 m, speeds v < 2 m/s); Baumgarte removes a
   // fraction alpha = 0.1 per step, so the residual settles near h^2 v^2 / (L alpha):
   // 6e-4 m at 400 Hz, 1e-4 m at 1 kHz. Tolerance 1 mm at 400 Hz scaled by h^2.
-  const double residual_tol = 1e-3 * (h / 2.5e-3) * (h / 2.5e-3);
+  const double residual_tol = tol.loop_residual_400hz * (h / 2.5e-3) * (h / 2.5e-3);
   r.quantities.push_back(bound("max position-level loop residual", max_residual, residual_tol, "m|rad"));
 
   // Energy: with Baumgarte off the step is a pure velocity-level projection,
   // which only removes kinetic energy normal to the constraint manifold: E must
   // not increase from one step to the next (allowance: round-off, 1e-12 |E|).
   // (Baumgarte's position feedback injects energy: docs/validation.md.)
-  Simulation sim = load("four_bar", parts);
-  sim.set_option("scheme.baumgarte=0");
+  Simulation sim = load("four_bar", parts, setup.options);
+  for (const std::string& o : setup.energy_options) sim.set_option(o);
   const Model& m = sim.model();
   ValidationResult scratch;
   Stepper st{sim, h, scratch};
@@ -276,12 +301,18 @@ ValidationResult validate_four_bar(const PartChoice& parts, double h) {
     max_rise = std::max(max_rise, e - e_prev);
     e_prev = e;
   }
-  r.quantities.push_back(bound("largest one-step energy change (Baumgarte off)", max_rise, 1e-12 * std::abs(e0), "J"));
+  r.quantities.push_back(bound("largest one-step energy change (Baumgarte off)", max_rise,
+                               tol.energy_rise_relative * std::abs(e0), "J"));
   return r;
 }
 
 ValidationResult validate_pendulum(const PartChoice& parts, double h) {
-  Simulation sim = load("pendulum", parts);
+  return validate_pendulum(parts, h, ValidationSetup{});
+}
+
+ValidationResult validate_pendulum(const PartChoice& parts, double h, const ValidationSetup& setup) {
+  const ValidationTolerances& tol = setup.tolerances;
+  Simulation sim = load("pendulum", parts, setup.options);
   const Model& m = sim.model();
   ValidationResult r;
   r.name = "pendulum";
@@ -309,7 +340,7 @@ ValidationResult validate_pendulum(const PartChoice& parts, double h) {
   // Semi-implicit Euler is symplectic: its period error is O(h^2), about
   // (omega h)^2/24 = 4e-7 relative at h = 1 ms; the zero-crossing interpolation
   // is O(h^2) too. 1e-5 relative leaves a factor of 25.
-  r.quantities.push_back(compare("period", measured, period, 1e-5 * period, "s"));
+  r.quantities.push_back(compare("period", measured, period, tol.period_relative * period, "s"));
   return r;
 }
 
