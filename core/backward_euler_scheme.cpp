@@ -157,10 +157,24 @@ void BackwardEulerScheme::step(const Model& model, Data& data, const ContactMode
 
   // Integrate with J at the accepted q+: u+ = u_free + M^-1 J(q+)^T lambda,
   // which is the solver's iterate up to its residual.
-  if (rows.accepted_delta.size() == data.u_free.size()) data.problem.rows.swap(rows.rows_at_plus);
+  const bool accepted = rows.accepted_delta.size() == data.u_free.size();
+  if (accepted) data.problem.rows.swap(rows.rows_at_plus);
   rows.accepted_delta.clear();
 
   v.finish(model, data, law, h);
+  // The state is the solver's accepted iterate itself (accept() evaluated the
+  // bodies there): u+ = u_free + delta, q+ = q- + h G u+. With an inexact
+  // solve, M^-1 J^T lambda differs from delta, and integrating the former
+  // feeds the solver's residual back into the next step.
+  if (accepted) {
+    for (int b = 0; b < model.num_bodies(); ++b) {
+      if (model.bodies[b].fixed) continue;
+      data.x_W[b] = rows.at.x_W[b];
+      data.q_WB[b] = rows.at.q_WB[b];
+      data.v_W[b] = rows.at.v_W[b];
+      data.w_W[b] = rows.at.w_W[b];
+    }
+  }
 }
 
 }  // namespace contactlab
