@@ -2,6 +2,8 @@
 // error messages naming the culprit, and no output file left by a failed run.
 #include <doctest/doctest.h>
 
+#include "tests/support/cli.hpp"
+
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -9,22 +11,8 @@
 
 namespace {
 
-struct Result {
-  int status;
-  std::string output;  // stdout and stderr together
-};
-
-Result run(const std::string& args) {
-  const std::string cmd = std::string(CONTACTLAB_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  const int raw = pclose(pipe);
-  return {WEXITSTATUS(raw), out};
-}
+using Result = contactlab::test_cli::CliResult;
+Result run(const std::string& args) { return contactlab::test_cli::run_binary(args); }
 
 bool exists(const std::string& path) { return std::ifstream(path).good(); }
 

@@ -3,6 +3,8 @@
 // computed here independently, the reference-run error, failures reported as
 // rows, and the CLI's output files.
 #include <doctest/doctest.h>
+
+#include "tests/support/cli.hpp"
 #include <unistd.h>
 
 #include <cmath>
@@ -31,22 +33,8 @@ std::string error_of(const std::function<void()>& f) {
   return "";
 }
 
-struct Result {
-  int status;
-  std::string output;  // stdout and stderr together
-};
-
-Result run_cli(const std::string& args) {
-  const std::string cmd = std::string(CONTACTLAB_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  const int raw = pclose(pipe);
-  return {WEXITSTATUS(raw), out};
-}
+using Result = contactlab::test_cli::CliResult;
+Result run_cli(const std::string& args) { return contactlab::test_cli::run_binary(args); }
 
 std::vector<std::string> lines_of(const std::string& path) {
   std::ifstream in(path);
