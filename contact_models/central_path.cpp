@@ -37,14 +37,6 @@ void CentralPathModel::project_dual(const Real* mu, int nc, Real* x) const {
   for (int k = 0; k < nc; ++k) soc_smoothing::project_dual(mu[k], options.rho, x + 3 * k);
 }
 
-void CentralPathModel::velocity_shift(const Real* mu, int nc, const Real* v, Real* s) const {
-  for (int k = 0; k < nc; ++k) cone::desaxce_shift(mu[k], v + 3 * k, s + 3 * k);
-}
-
-void CentralPathModel::contact_compliance(const Real*, int nc, Real* R) const {
-  for (int i = 0; i < 3 * nc; ++i) R[i] = 0;
-}
-
 void CentralPathModel::bind_options(OptionSet& set, const std::string& prefix) {
   set.add(prefix + "rho", &options.rho,
           "central-path parameter of the unit-step relation lambda^T sigma^ = rho, J = N s m/s, >= 0 (0: de Saxce)",

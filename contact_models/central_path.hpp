@@ -56,7 +56,7 @@
 // Backward (the relaxed sensitivity, MATH.md D.3) belongs to the adjoints.
 #pragma once
 
-#include "contact_models/contact_model.hpp"
+#include "contact_models/desaxce.hpp"
 
 namespace contactlab {
 
@@ -67,22 +67,18 @@ struct CentralPathOptions {
   void Validate() const;
 };
 
-class CentralPathModel final : public ContactModel {
+class CentralPathModel final : public DeSaxceCones {
  public:
   CentralPathModel() = default;
   explicit CentralPathModel(const CentralPathOptions& options) : options(options) {}
 
   std::string name() const override { return "central_path"; }
-  bool is_convex() const override { return false; }
-  bool is_hard() const override { return true; }
   // x_k <- P_rho(x_k) (validates the options first).
   void project_primal(const Real* mu, int nc, Real* x) const override;
   // x_k <- x_k + P_rho(-x_k), the smoothed projection onto K_mu*.
   void project_dual(const Real* mu, int nc, Real* x) const override;
-  // de Saxce's Gamma_mu(v) = (mu |v_t|, 0, 0).
-  void velocity_shift(const Real* mu, int nc, const Real* v, Real* s) const override;
-  // Zero: the relaxation is in the projection, not in a compliance.
-  void contact_compliance(const Real* mu, int nc, Real* R) const override;
+  // velocity_shift (de Saxce's Gamma) and contact_compliance (zero: the
+  // relaxation is in the projection) come from DeSaxceCones.
   void bind_options(OptionSet& set, const std::string& prefix) override;
 
   // x_k <- P_{rho step}(x_k): for a solver whose fixed point is

@@ -4,19 +4,19 @@
 
 namespace contactlab {
 
-void DeSaxceModel::project_primal(const Real* mu, int nc, Real* x) const {
+void DeSaxceCones::project_primal(const Real* mu, int nc, Real* x) const {
   for (int k = 0; k < nc; ++k) cone::project_primal(mu[k], x + 3 * k);
 }
 
-void DeSaxceModel::project_dual(const Real* mu, int nc, Real* x) const {
+void DeSaxceCones::project_dual(const Real* mu, int nc, Real* x) const {
   for (int k = 0; k < nc; ++k) cone::project_dual(mu[k], x + 3 * k);
 }
 
-void DeSaxceModel::velocity_shift(const Real* mu, int nc, const Real* v, Real* s) const {
+void DeSaxceCones::velocity_shift(const Real* mu, int nc, const Real* v, Real* s) const {
   for (int k = 0; k < nc; ++k) cone::desaxce_shift(mu[k], v + 3 * k, s + 3 * k);
 }
 
-void DeSaxceModel::contact_compliance(const Real*, int nc, Real* R) const {
+void DeSaxceCones::contact_compliance(const Real*, int nc, Real* R) const {
   for (int i = 0; i < 3 * nc; ++i) R[i] = 0;
 }
 

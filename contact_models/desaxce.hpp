@@ -10,15 +10,22 @@
 
 namespace contactlab {
 
-class DeSaxceModel final : public ContactModel {
+// The cone operations of the de Saxce law, shared by the laws that have its
+// solution set (fischer_burmeister) or relax it (central_path overrides the
+// projections, keeping the shift).
+class DeSaxceCones : public ContactModel {
  public:
-  std::string name() const override { return "desaxce"; }
   bool is_convex() const override { return false; }
   bool is_hard() const override { return true; }
   void project_primal(const Real* mu, int nc, Real* x) const override;
   void project_dual(const Real* mu, int nc, Real* x) const override;
   void velocity_shift(const Real* mu, int nc, const Real* v, Real* s) const override;
   void contact_compliance(const Real* mu, int nc, Real* R) const override;
+};
+
+class DeSaxceModel final : public DeSaxceCones {
+ public:
+  std::string name() const override { return "desaxce"; }
   void bind_options(OptionSet&, const std::string&) override {}
 };
 

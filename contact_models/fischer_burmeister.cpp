@@ -1,21 +1,7 @@
 #include "contact_models/fischer_burmeister.hpp"
 
-#include "contact_models/cone.hpp"
 
 namespace contactlab {
-
-void FischerBurmeisterModel::project_primal(const Real* mu, int nc, Real* x) const {
-  for (int k = 0; k < nc; ++k) cone::project_primal(mu[k], x + 3 * k);
-}
-void FischerBurmeisterModel::project_dual(const Real* mu, int nc, Real* x) const {
-  for (int k = 0; k < nc; ++k) cone::project_dual(mu[k], x + 3 * k);
-}
-void FischerBurmeisterModel::velocity_shift(const Real* mu, int nc, const Real* v, Real* s) const {
-  for (int k = 0; k < nc; ++k) cone::desaxce_shift(mu[k], v + 3 * k, s + 3 * k);
-}
-void FischerBurmeisterModel::contact_compliance(const Real*, int nc, Real* R) const {
-  for (int i = 0; i < 3 * nc; ++i) R[i] = 0;
-}
 
 void FischerBurmeisterModel::ncp_residual(const Real* mu, int nc, const Real* lambda, const Real* v,
                                           const Real* scale, Real* r, Real* a, Real* c, Real* weight) const {

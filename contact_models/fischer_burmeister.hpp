@@ -6,7 +6,7 @@
 // Newton-type solvers use ncp_residual() and safeguard().
 #pragma once
 
-#include "contact_models/contact_model.hpp"
+#include "contact_models/desaxce.hpp"
 #include "contact_models/fb_math.hpp"
 
 namespace contactlab {
@@ -17,15 +17,9 @@ struct FischerBurmeisterOptions {
   Real max_weight = 1e5;        // upper clamp of W, relative to the tangential Delassus scale
 };
 
-class FischerBurmeisterModel final : public ContactModel {
+class FischerBurmeisterModel final : public DeSaxceCones {
  public:
   std::string name() const override { return "fischer_burmeister"; }
-  bool is_convex() const override { return false; }
-  bool is_hard() const override { return true; }
-  void project_primal(const Real* mu, int nc, Real* x) const override;
-  void project_dual(const Real* mu, int nc, Real* x) const override;
-  void velocity_shift(const Real* mu, int nc, const Real* v, Real* s) const override;
-  void contact_compliance(const Real* mu, int nc, Real* R) const override;
   bool has_ncp_residual() const override { return true; }
   void ncp_residual(const Real* mu, int nc, const Real* lambda, const Real* v, const Real* scale, Real* r, Real* a,
                     Real* c, Real* weight) const override;
