@@ -151,8 +151,7 @@ void BackwardEulerScheme::step(const Model& model, Data& data, const ContactMode
 
   rows.setup();
   data.problem.nonlinear_rows = &rows;
-  if (!data.solver_workspace) data.solver_workspace = solver.make_workspace();
-  solver.solve(data.problem, law, data.warm, *data.solver_workspace, data.lambda, data.v_plus, data.solve_stats);
+  solve_step_problem(data, law, solver);
   data.problem.nonlinear_rows = nullptr;
 
   // Integrate with J at the accepted q+: u+ = u_free + M^-1 J(q+)^T lambda,

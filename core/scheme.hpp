@@ -24,4 +24,11 @@ class Scheme {
   virtual void bind_options(OptionSet& set, const std::string& prefix) = 0;
 };
 
+// Solves data.problem with the solver's workspace kept in data (created on
+// first use) into data.lambda, data.v_plus and data.solve_stats.
+inline void solve_step_problem(Data& data, const ContactModel& law, const Solver& solver) {
+  if (!data.solver_workspace) data.solver_workspace = solver.make_workspace();
+  solver.solve(data.problem, law, data.warm, *data.solver_workspace, data.lambda, data.v_plus, data.solve_stats);
+}
+
 }  // namespace contactlab

@@ -118,8 +118,7 @@ void VelocityScheme::prepare(const Model& model, Data& data, const ContactModel&
 void VelocityScheme::step(const Model& model, Data& data, const ContactModel& law, const Solver& solver,
                           Real h) const {
   prepare(model, data, law, h);
-  if (!data.solver_workspace) data.solver_workspace = solver.make_workspace();
-  solver.solve(data.problem, law, data.warm, *data.solver_workspace, data.lambda, data.v_plus, data.solve_stats);
+  solve_step_problem(data, law, solver);
   finish(model, data, law, h);
 }
 
