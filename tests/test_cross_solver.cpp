@@ -67,20 +67,9 @@ Spectrum spectrum(const ConstraintProblem& pr, const ContactModel& law) {
   return {eig.eigenvalues().minCoeff(), eig.eigenvalues().maxCoeff()};
 }
 
-// Natural map of the convex cone complementarity K ∋ lambda ⊥ v ∈ K* (ccp:
-// no de Saxce shift), v = (D + R) lambda + v_f recomputed independently.
+// Natural map of the convex cone complementarity (ccp: no de Saxce shift).
 double natural_map_convex(const ConstraintProblem& pr, const std::vector<Real>& lambda, const std::vector<Real>& v) {
-  double r = 0;
-  for (int i = 0; i < pr.num_bilateral; ++i) r = std::max(r, std::abs(v[i]));
-  for (int i = pr.num_bilateral; i < pr.contact_offset(); ++i)
-    r = std::max(r, std::abs(lambda[i] - std::max(0.0, lambda[i] - v[i])));
-  for (int k = 0; k < pr.num_contacts; ++k) {
-    const int o = pr.contact_offset() + 3 * k;
-    double arg[3] = {lambda[o] - v[o], lambda[o + 1] - v[o + 1], lambda[o + 2] - v[o + 2]};
-    cone::project_primal(pr.mu[k], arg);
-    for (int j = 0; j < 3; ++j) r = std::max(r, std::abs(lambda[o + j] - arg[j]));
-  }
-  return r;
+  return natural_map(pr, lambda, v, false);
 }
 
 // Each solver's accuracy as a natural-map residual (MATH.md E.1, infinity

@@ -175,7 +175,10 @@ inline std::vector<Real> velocity(const ConstraintProblem& pr, const std::vector
 
 // Natural-map residual (MATH.md E.1): bilateral |v|, limits |lambda - max(0,
 // lambda - v)|, contacts |lambda - Pi_K(lambda - (v + Gamma(v)))|, infinity norm.
-inline double natural_map(const ConstraintProblem& pr, const std::vector<Real>& lambda, const std::vector<Real>& v) {
+// Without the de Saxce shift it is the natural map of the convex cone
+// complementarity K ∋ lambda ⊥ v ∈ K* (ccp).
+inline double natural_map(const ConstraintProblem& pr, const std::vector<Real>& lambda, const std::vector<Real>& v,
+                          bool desaxce_shift = true) {
   double r = 0;
   for (int i = 0; i < pr.num_bilateral; ++i) r = std::max(r, std::abs(v[i]));
   for (int i = pr.num_bilateral; i < pr.contact_offset(); ++i)
@@ -184,7 +187,7 @@ inline double natural_map(const ConstraintProblem& pr, const std::vector<Real>& 
     const int o = pr.contact_offset() + 3 * k;
     const double mu = pr.mu[k];
     double arg[3];
-    const double shift = mu * std::hypot(v[o + 1], v[o + 2]);
+    const double shift = desaxce_shift ? mu * std::hypot(v[o + 1], v[o + 2]) : 0.0;
     arg[0] = lambda[o] - (v[o] + shift);
     arg[1] = lambda[o + 1] - v[o + 1];
     arg[2] = lambda[o + 2] - v[o + 2];
