@@ -3,13 +3,17 @@
 //   q+ = q- + h G(q-) u+,   M (u+ - u-) = h f(q-, u-) + J^T lambda,
 //   position-level rows (joints, loop closures, limits, contact gaps) hold at q+:
 //   c(q+)/h is the row value, not its linearisation c(q-)/h + J u+.
-// The solver re-evaluates those rows at every iterate u_k through
-// ConstraintProblem::nonlinear_rows, with J kept at q- and contact points
-// carried rigidly with their bodies (normals fixed within the step), as in
-// Ostrich's implementation [R-ax]. Velocity-level rows (friction, servos,
-// damping, armature) are as in the velocity scheme. No restitution (e = 0, as
-// Ostrich) and no Baumgarte fraction: a position error is removed within one
-// step, which is what makes the scheme stable at h ~ 0.1 s.
+// The solver re-evaluates every row at each iterate u_k through
+// ConstraintProblem::nonlinear_rows: position rows as c(q_k)/h, velocity rows
+// (friction, servos, damping) as J(q_k) u_k. Contact set and normals are fixed
+// at q-; each contact's surface points follow their geometric features
+// (geometry/contact_feature.hpp: a rolling wheel keeps its contact at the bottom).
+// The impulses act along J(q-), as in Ostrich's implementation [R-ax]
+// (measured robust at h = 0.1 s on wheeled_pallet, exact steady rolling), or,
+// with jacobian_at_q_plus, along J(q+) (fully implicit: a joint-only system
+// never gains energy, but a rolling robot's wheel speed is off by O(h);
+// docs/solvers.md has the measurements). No restitution (e = 0, as Ostrich)
+// and no Baumgarte fraction: a position error is removed within one step.
 //
 // Only solvers that re-linearise (Solver::relinearises(), i.e. `newton`) are
 // accepted: a linear solver would silently solve the linearised problem.
@@ -25,6 +29,7 @@ struct BackwardEulerOptions {
   bool warm_start = true;
   Real warm_start_radius = 0.05; // m
   bool gyroscopic = true;
+  bool jacobian_at_q_plus = true;  // false: impulses along J(q-), as Ostrich
   void validate() const;
 };
 

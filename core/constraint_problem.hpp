@@ -25,18 +25,21 @@ struct ConstraintRow {
 
 // A nonlinear (re-linearised) problem at a solver iterate: a backward-Euler
 // scheme evaluates position-level rows (joints, limits, contact gaps) at
-// q+ = q- + h G u+ instead of their linearisation, and the Jacobian there.
+// q+ = q- + h G u+ instead of their linearisation, and the Jacobian the
+// impulses act along (J at q- or at q+, the scheme's choice).
 struct ConstraintRow;
 class RowEvaluator {
  public:
   virtual ~RowEvaluator() = default;
   // delta = u+ - u_free (6 nb). Writes every row's value w (m) at the iterate
   // (position rows c(q+)/h; velocity rows J(q+) u+ + their bias) and the rows
-  // of J at q+ (same order and count as the problem's).
+  // of J the impulses act along (same order and count as the problem's).
   virtual void evaluate(const Real* delta, Real* w, std::vector<ConstraintRow>& rows) = 0;
-  // The iterate the solver returns (its impulses satisfy M delta = J(q+)^T lambda
-  // up to the solver's residual): the scheme integrates with J at this q+.
+  // The iterate the solver returns (its impulses satisfy M delta = J^T lambda
+  // up to the solver's residual): the scheme takes this iterate as the new state.
   virtual void accept(const Real* delta) = 0;
+  // The largest fraction (<= 1) of a solver step d_delta to take at once.
+  virtual Real step_limit(const Real* d_delta) const = 0;
 };
 
 struct ConstraintProblem {

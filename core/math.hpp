@@ -43,6 +43,17 @@ inline Quat integrate_quaternion(const Quat& q, const Vec3& w_W, Real h) {
   return out;
 }
 
+// Left Jacobian of SO(3)'s exponential: integrate_quaternion(q, w, h) turns by
+// Exp(phi), phi = h w, and a change d phi turns the result by J_l(phi) d phi
+// (world frame). J_l(phi) = I + (1 - cos a)/a^2 [phi]x + (a - sin a)/a^3 [phi]x^2, a = |phi|.
+inline Mat3 so3_left_jacobian(const Vec3& phi) {
+  const Real a = phi.norm();
+  Mat3 K;
+  K << 0, -phi.z(), phi.y(), phi.z(), 0, -phi.x(), -phi.y(), phi.x(), 0;
+  if (a < 1e-6) return Mat3::Identity() + 0.5 * K + K * K / 6.0;  // series, error O(a^3)
+  return Mat3::Identity() + (1 - std::cos(a)) / (a * a) * K + (a - std::sin(a)) / (a * a * a) * K * K;
+}
+
 // Rotation vector (axis * angle, angle in [-pi, pi]) of a unit quaternion.
 inline Vec3 quaternion_log(const Quat& q_in) {
   Quat q = q_in;
