@@ -212,9 +212,12 @@ void NonsmoothNewtonSolver::solve(const ConstraintProblem& p, const ContactModel
     // Step length: Ostrich takes alpha = 1. The safeguards can undo a full step
     // (a normal impulse pushed below zero and clamped back), which leaves the
     // iteration cycling; with line_search the step is halved until the merit
-    // falls. With W frozen the direction need not descend the merit at all;
-    // when no halving helps, the shortest step is kept (taking the full step
-    // instead was measured to blow the merit up by 1e8 while sliding).
+    // falls. With W frozen (and, for backward Euler, rows that move with q+)
+    // the direction need not descend the merit at all; when no halving helps
+    // the full step is taken, as Ostrich does. Keeping the shortest step
+    // instead made the iteration crawl: on wheeled_pallet at h = 0.1 s it never
+    // left the warm start and the robot diverged (docs/solvers.md). The best
+    // iterate is what is returned, so an uphill full step costs iterations only.
     ws.base_lambda = ws.lambda;
     ws.base_delta = ws.delta;
     auto take = [&](Real alpha) {
@@ -223,14 +226,18 @@ void NonsmoothNewtonSolver::solve(const ConstraintProblem& p, const ContactModel
       for (int r = p.num_bilateral; r < off; ++r) ws.lambda[r] = std::max(Real(0), ws.lambda[r]);
       law.safeguard(p.mu.data(), nc, ws.lambda.data() + off);
     };
-    take(1);
+    // A nonlinear problem may cap the step (backward Euler: rotation per
+    // iterate), so the iteration cannot jump to a far root of c(q+) = 0.
+    const Real full = p.nonlinear_rows ? p.nonlinear_rows->step_limit(ws.ddelta.data()) : Real(1);
+    take(full);
     if (options.line_search && evaluate() >= res) {
       bool decreased = false;
-      Real alpha = 0.5;
+      Real alpha = 0.5 * full;
       for (int t = 0; t < options.line_search_steps && !decreased; ++t, alpha *= 0.5) {
         take(alpha);
         decreased = evaluate() < res;
       }
+      if (!decreased) take(full);
     }
   }
 
