@@ -12,10 +12,11 @@
 // (symmetric: J-hat = diag(a) J is used in the dynamics too, as Ostrich does),
 // matrix free by preconditioned conjugate residual with a Jacobi preconditioner,
 // then d delta = M^-1 J^T (a ∘ dlambda) - e. When the problem carries
-// nonlinear_rows (backward Euler), the rows' values and J itself are
-// re-evaluated at every iterate q+ = q- + h G u+ (J at q+, as MATH.md A.1 / S0;
-// the mass matrix stays at q-). The Hessian term d(J^T lambda)/dq is dropped,
-// so the iteration is Gauss-Newton-like on the position rows. After each update the law's
+// nonlinear_rows (backward Euler), the rows' values and the J the impulses act
+// along are re-evaluated at every iterate q+ = q- + h G u+ (the scheme chooses
+// J(q-) or J(q+); the mass matrix stays at q-). The Hessian term
+// d(J^T lambda)/dq is dropped, so the iteration is Gauss-Newton-like on the
+// position rows. After each update the law's
 // safeguards restore admissible impulses. A fixed budget of Newton x PCR
 // iterations (16 x 16) is spent (with an optional backtracking line search on
 // the merit) and the best iterate by |e|^2 + |r|^2 from index
