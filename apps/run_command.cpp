@@ -5,10 +5,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -17,61 +15,12 @@
 #include "core/metrics.hpp"
 #include "core/simulation.hpp"
 #include "scenes/mjcf.hpp"
+#include "scenes/rollout_setup.hpp"
 #include "scenes/scene_library.hpp"
 
 namespace contactlab {
 
 namespace {
-
-// Per-step controls from a CSV file with header `step,ACTUATOR,...`.
-struct ControlTable {
-  std::vector<int> actuators;                // column -> actuator id
-  std::map<long, std::vector<Real>> rows;    // step -> values
-};
-
-ControlTable read_ctrl_file(const std::string& path, const Model& model) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("cannot open control file '" + path + "'");
-  ControlTable table;
-  std::string line;
-  if (!std::getline(in, line)) throw std::invalid_argument(path + ":1: empty control file (expected header step,ACTUATOR,...)");
-  {
-    std::stringstream ss(line);
-    std::string cell;
-    std::getline(ss, cell, ',');
-    if (cell != "step") throw std::invalid_argument(path + ":1: first column must be 'step'");
-    while (std::getline(ss, cell, ',')) {
-      const int a = model.find_actuator(cell);
-      if (a < 0) throw std::invalid_argument(path + ":1: unknown actuator '" + cell + "'");
-      table.actuators.push_back(a);
-    }
-    if (table.actuators.empty()) throw std::invalid_argument(path + ":1: no actuator columns");
-  }
-  int lineno = 1;
-  while (std::getline(in, line)) {
-    ++lineno;
-    if (line.empty()) continue;
-    std::stringstream ss(line);
-    std::string cell;
-    std::vector<Real> values;
-    long step = -1;
-    int col = 0;
-    while (std::getline(ss, cell, ',')) {
-      char* end = nullptr;
-      const double v = std::strtod(cell.c_str(), &end);
-      if (cell.empty() || *end != '\0' || !std::isfinite(v))
-        throw std::invalid_argument(path + ":" + std::to_string(lineno) + ": bad number '" + cell + "'");
-      if (col == 0) step = static_cast<long>(v);
-      else values.push_back(v);
-      ++col;
-    }
-    if (values.size() != table.actuators.size())
-      throw std::invalid_argument(path + ":" + std::to_string(lineno) + ": expected " +
-                                  std::to_string(table.actuators.size() + 1) + " columns");
-    table.rows[step] = values;
-  }
-  return table;
-}
 
 struct RunSummary {
   long steps = 0;
@@ -87,41 +36,26 @@ struct RunSummary {
 int run_command(const RunRequest& rq) {
   OutputFile out_csv(rq.out), stats_csv(rq.stats);
   try {
+    RolloutSpec spec;
+    spec.scene = rq.scene;
+    spec.contact = rq.contact;
+    spec.solver = rq.solver;
+    spec.scheme = rq.scheme;
+    spec.dt = rq.dt;
+    spec.duration = rq.duration;
+    spec.steps = rq.steps;
+    spec.sets = rq.sets;
+    spec.keyframe = rq.keyframe;
+    spec.ctrls = rq.ctrls;
+    spec.ctrl_file = rq.ctrl_file;
     const std::string path = resolve_scene(rq.scene);
-    std::vector<std::string> warnings;
-    Model model = load_mjcf_file(path, &warnings);
+    PreparedRollout rollout = prepare_rollout(spec);
     if (!rq.quiet)
-      for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
-    Simulation sim(std::move(model), PartChoice{rq.contact, rq.solver, rq.scheme});
-    for (const auto& kv : rq.sets) sim.set_option(kv);
-    sim.reset(rq.keyframe);
+      for (const auto& w : rollout.warnings) std::cerr << "warning: " << w << "\n";
+    Simulation& sim = rollout.sim;
     const Model& m = sim.model();
-
-    const Real h = rq.dt > 0 ? rq.dt : m.options.timestep;
-    if (rq.dt < 0 || !std::isfinite(rq.dt)) throw std::invalid_argument("--dt must be positive");
-    if (rq.duration >= 0 && rq.steps >= 0) throw std::invalid_argument("give --duration or --steps, not both");
-    long steps = rq.steps;
-    if (steps < 0) {
-      const Real duration = rq.duration >= 0 ? rq.duration : m.default_duration;
-      steps = static_cast<long>(std::llround(duration / h));
-    }
-
-    // Constant controls override schedules; a control file overrides both on its steps.
-    std::vector<std::pair<int, Real>> constant;
-    for (const auto& kv : rq.ctrls) {
-      const auto eq = kv.find('=');
-      if (eq == std::string::npos) throw std::invalid_argument("bad --ctrl '" + kv + "': expected ACTUATOR=VALUE");
-      const int a = m.find_actuator(kv.substr(0, eq));
-      if (a < 0) throw std::invalid_argument("unknown actuator '" + kv.substr(0, eq) + "' in --ctrl");
-      char* end = nullptr;
-      const std::string v = kv.substr(eq + 1);
-      const double value = std::strtod(v.c_str(), &end);
-      if (v.empty() || *end != '\0' || !std::isfinite(value))
-        throw std::invalid_argument("bad value '" + v + "' in --ctrl " + kv);
-      constant.emplace_back(a, value);
-    }
-    ControlTable table;
-    if (!rq.ctrl_file.empty()) table = read_ctrl_file(rq.ctrl_file, m);
+    const Real h = rollout.h;
+    const long steps = rollout.steps;
 
     std::ostream* traj = out_csv.open();
     std::ostream* stats = stats_csv.open();
@@ -152,12 +86,7 @@ int run_command(const RunRequest& rq) {
     const auto t_start = std::chrono::steady_clock::now();
     for (long s = 0; s < steps; ++s) {
       sim.apply_scheduled_controls();
-      for (const auto& c : constant) sim.data().ctrl[c.first] = c.second;
-      if (!table.rows.empty()) {
-        auto it = table.rows.find(sim.data().step);
-        if (it != table.rows.end())
-          for (size_t i = 0; i < table.actuators.size(); ++i) sim.data().ctrl[table.actuators[i]] = it->second[i];
-      }
+      rollout.controls.apply(sim.data());
       const auto t0 = std::chrono::steady_clock::now();
       sim.step(h);
       const double dt_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
