@@ -1,0 +1,145 @@
+#include "adjoints/loss.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace contactlab {
+
+namespace {
+
+const char* const kFields[9] = {"px", "py", "pz", "vx", "vy", "vz", "wx", "wy", "wz"};
+
+// Splits at '+' signs that separate terms, not at the sign of an exponent (1e+3).
+std::vector<std::string> split_terms(const std::string& spec) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (size_t i = 0; i < spec.size(); ++i) {
+    const char c = spec[i];
+    const bool exponent_sign = c == '+' && i > 0 && (spec[i - 1] == 'e' || spec[i - 1] == 'E') && i + 1 < spec.size() &&
+                               std::isdigit(static_cast<unsigned char>(spec[i + 1])) && i >= 2 &&
+                               (std::isdigit(static_cast<unsigned char>(spec[i - 2])) || spec[i - 2] == '.');
+    if (c == '+' && !exponent_sign) {
+      out.push_back(cur);
+      cur.clear();
+    } else if (!std::isspace(static_cast<unsigned char>(c))) {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+Real parse_number(const std::string& text, const std::string& term, const char* what) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(v))
+    throw std::invalid_argument("loss term '" + term + "': bad " + what + " '" + text + "'");
+  return v;
+}
+
+int parse_body(const std::string& name, const Model& model, const std::string& term) {
+  const int b = model.find_body(name);
+  if (b < 0) throw std::invalid_argument("loss term '" + term + "': unknown body '" + name + "'");
+  return b;
+}
+
+// d(origin)/d(state) pieces: a = R c with c the COM in the body frame, so the
+// origin is x - a and moves by dx + a x dθ.
+Vec3 com_offset_W(const Model& model, const Data& data, int b) { return data.q_WB[b] * model.bodies[b].com_B; }
+
+}  // namespace
+
+int state_field_index(const std::string& field) {
+  for (int i = 0; i < 9; ++i)
+    if (field == kFields[i]) return i;
+  return -1;
+}
+
+Loss Loss::parse(const std::string& spec, const Model& model) {
+  Loss loss;
+  for (const std::string& raw : split_terms(spec)) {
+    if (raw.empty()) throw std::invalid_argument("loss '" + spec + "': empty term");
+    LossTerm t;
+    t.text = raw;
+    std::string body = raw;
+    const auto star = raw.find('*');
+    if (star != std::string::npos) {
+      t.scale = parse_number(raw.substr(0, star), raw, "scale");
+      body = raw.substr(star + 1);
+    }
+    if (body.rfind("final:", 0) == 0) {
+      const std::string rest = body.substr(6);
+      const auto dot = rest.rfind('.');
+      if (dot == std::string::npos) throw std::invalid_argument("loss term '" + raw + "': expected final:BODY.FIELD");
+      t.kind = LossTerm::Kind::Final;
+      t.body = parse_body(rest.substr(0, dot), model, raw);
+      t.field = state_field_index(rest.substr(dot + 1));
+      if (t.field < 0)
+        throw std::invalid_argument("loss term '" + raw + "': unknown field '" + rest.substr(dot + 1) +
+                                    "' (expected px py pz vx vy vz wx wy wz)");
+    } else if (body.rfind("sumsq:", 0) == 0) {
+      const std::string rest = body.substr(6);
+      const auto marker = rest.find(".pos=");
+      if (marker == std::string::npos) throw std::invalid_argument("loss term '" + raw + "': expected sumsq:BODY.pos=X,Y,Z");
+      t.kind = LossTerm::Kind::SumSq;
+      t.body = parse_body(rest.substr(0, marker), model, raw);
+      std::string xyz = rest.substr(marker + 5);
+      for (int k = 0; k < 3; ++k) {
+        const auto comma = xyz.find(',');
+        if ((k < 2) != (comma != std::string::npos))
+          throw std::invalid_argument("loss term '" + raw + "': expected three coordinates X,Y,Z");
+        t.target[k] = parse_number(xyz.substr(0, comma), raw, "coordinate");
+        xyz = comma == std::string::npos ? "" : xyz.substr(comma + 1);
+      }
+    } else {
+      throw std::invalid_argument("loss term '" + raw + "': expected final:BODY.FIELD or sumsq:BODY.pos=X,Y,Z");
+    }
+    loss.terms_.push_back(t);
+  }
+  return loss;
+}
+
+Real Loss::value(const Model& model, const Data& data) const {
+  Real total = 0;
+  for (const LossTerm& t : terms_) {
+    if (t.kind == LossTerm::Kind::SumSq) {
+      total += t.scale * (data.origin_position(model, t.body) - t.target).squaredNorm();
+      continue;
+    }
+    const int group = t.field / 3, k = t.field % 3;
+    const Vec3 value = group == 0   ? data.origin_position(model, t.body)
+                       : group == 1 ? data.origin_velocity(model, t.body)
+                                    : data.w_W[t.body];
+    total += t.scale * value[k];
+  }
+  return total;
+}
+
+void Loss::add_gradient(const Model& model, const Data& data, std::vector<BodyCotangent>& out) const {
+  out.resize(model.num_bodies());
+  for (const LossTerm& t : terms_) {
+    BodyCotangent& g = out[t.body];
+    const Vec3 a = com_offset_W(model, data, t.body);
+    Vec3 p_bar = Vec3::Zero(), vo_bar = Vec3::Zero();
+    if (t.kind == LossTerm::Kind::SumSq) {
+      p_bar = 2 * t.scale * (data.origin_position(model, t.body) - t.target);
+    } else {
+      const int group = t.field / 3, k = t.field % 3;
+      if (group == 0) p_bar[k] = t.scale;
+      else if (group == 1) vo_bar[k] = t.scale;
+      else g.w[k] += t.scale;
+    }
+    // origin p = x - a, dp = dx + a x dθ
+    g.x += p_bar;
+    g.theta += p_bar.cross(a);
+    // origin velocity v_o = v - w x a, dv_o = dv + a x dw - ((w.a) I - a w^T) dθ
+    const Vec3& w = data.w_W[t.body];
+    g.v += vo_bar;
+    g.w += vo_bar.cross(a);
+    g.theta += -w.dot(a) * vo_bar + w * a.dot(vo_bar);
+  }
+}
+
+}  // namespace contactlab

@@ -1,0 +1,52 @@
+// A loss on the final state of a rollout (`contactlab grad --loss LOSS`).
+//
+// LOSS is a sum of terms separated by '+', each optionally scaled:
+//   final:BODY.FIELD          FIELD in px py pz vx vy vz wx wy wz, as the
+//                             trajectory CSV reports them: the body frame's
+//                             origin, its velocity, the world angular velocity
+//   sumsq:BODY.pos=X,Y,Z      squared distance of the origin to a target
+//   2.5*final:box.px          a scaled term (the scale may be negative, 1e+3 ok)
+// Parse errors name the term and what was expected (std::invalid_argument).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/data.hpp"
+#include "core/model.hpp"
+
+namespace contactlab {
+
+// Cotangent of one body's state in the coordinates the adjoints use: the
+// centre of mass x_W, a world-frame rotation increment (q -> Exp(dθ) q), the
+// centre-of-mass velocity v_W and the world angular velocity w_W.
+struct BodyCotangent {
+  Vec3 x = Vec3::Zero(), theta = Vec3::Zero(), v = Vec3::Zero(), w = Vec3::Zero();
+};
+
+struct LossTerm {
+  enum class Kind { Final, SumSq };
+  Kind kind = Kind::Final;
+  Real scale = 1;
+  int body = -1;
+  int field = 0;               // Final: 0..8 for px..wz
+  Vec3 target = Vec3::Zero();  // SumSq
+  std::string text;            // as written
+};
+
+class Loss {
+ public:
+  static Loss parse(const std::string& spec, const Model& model);
+  Real value(const Model& model, const Data& data) const;
+  // dL/d(state) per body (size num_bodies), added to `out`.
+  void add_gradient(const Model& model, const Data& data, std::vector<BodyCotangent>& out) const;
+  const std::vector<LossTerm>& terms() const { return terms_; }
+
+ private:
+  std::vector<LossTerm> terms_;
+};
+
+// Index of px..wz in "px py pz vx vy vz wx wy wz", or -1.
+int state_field_index(const std::string& field);
+
+}  // namespace contactlab
