@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "core/assembly.hpp"
-#include "geometry/contact_feature.hpp"
+#include "geometry/contact_motion.hpp"
 
 namespace contactlab {
 
@@ -25,10 +25,7 @@ class IterateRows final : public SchemeWorkspace, public RowEvaluator {
   std::vector<ConstraintRow> rows_at_plus;  // (m) J at the accepted q+
   std::vector<Real> accepted_delta;         // (6 nb) the solver's returned iterate
   std::vector<Real> w_scratch;              // (m)
-  // Per contact, per side (2k: geom1, 2k+1: geom2): how its surface point
-  // follows the geom, and that point at q-.
-  std::vector<ContactFeature> features;
-  std::vector<Vec3> feature_at_base;
+  ContactMotion contacts;   // the q- contacts carried to the iterate
   std::vector<Mat3> turn;  // (nb) J_l(h w_b)^T at the iterate
 
   // Rows whose value is position-level: joint and loop rows (no compliance),
@@ -47,65 +44,7 @@ class IterateRows final : public SchemeWorkspace, public RowEvaluator {
     u.resize(base->u_free.size());
     Ju.resize(p.num_rows());
     turn.resize(model->num_bodies());
-    const auto& contacts = base->contacts;
-    features.resize(2 * contacts.size());
-    feature_at_base.resize(2 * contacts.size());
-    for (size_t k = 0; k < contacts.size(); ++k) {
-      const Contact& c = contacts[k];
-      // point_W is midway between the surfaces: geom1's is gap/2 behind it along n.
-      for (int side = 0; side < 2; ++side) {
-        const int geom = side == 0 ? c.geom1 : c.geom2;
-        const Vec3 outward = side == 0 ? c.normal_W : Vec3(-c.normal_W);
-        const Vec3 surface = c.point_W + (side == 0 ? -0.5 : 0.5) * c.gap * c.normal_W;
-        GeomPose pose;
-        geom_world_pose(*model, *base, geom, pose.pos_W, pose.R_WG);
-        const Geom& g = model->geoms[geom];
-        features[2 * k + side] = contact_feature(g, pose, surface, outward);
-        feature_at_base[2 * k + side] = feature_point(g, features[2 * k + side], pose, outward);
-      }
-    }
-  }
-
-  // How far the surface point of one side of contact k moved from q- to the iterate.
-  Vec3 feature_displacement(size_t k, int side) const {
-    const Contact& c = base->contacts[k];
-    const int geom = side == 0 ? c.geom1 : c.geom2;
-    const int body = side == 0 ? c.body1 : c.body2;
-    if (body < 0 || model->bodies[body].fixed) return Vec3::Zero();
-    const Vec3 outward = side == 0 ? c.normal_W : Vec3(-c.normal_W);
-    GeomPose pose;
-    geom_world_pose(*model, at, geom, pose.pos_W, pose.R_WG);
-    return feature_point(model->geoms[geom], features[2 * k + side], pose, outward) - feature_at_base[2 * k + side];
-  }
-
-  // A wheel on a box edge: the normal runs from the wheel's axis through the
-  // edge point and turns as the wheel climbs within the step; with the normal
-  // frozen at q- the gap of a wheel 0.1 m further on is off by centimetres.
-  // Normal, tangents, gap and point are then evaluated exactly at the iterate.
-  void turn_round_against_point(size_t k, const Vec3& d1, const Vec3& d2) {
-    const Contact& c0 = base->contacts[k];
-    Contact& ck = at.contacts[k];
-    const ContactFeature& f1 = features[2 * k];
-    const ContactFeature& f2 = features[2 * k + 1];
-    const bool round1 = f1.kind != ContactFeature::Kind::Material && f2.point_like;
-    const bool round2 = f2.kind != ContactFeature::Kind::Material && f1.point_like;
-    if (!round1 && !round2) return;
-    const int side = round1 ? 0 : 1;
-    const int geom = side == 0 ? c0.geom1 : c0.geom2;
-    const Vec3 point = feature_at_base[2 * k + 1 - side] + (side == 0 ? d2 : d1);
-    GeomPose pose;
-    geom_world_pose(*model, at, geom, pose.pos_W, pose.R_WG);
-    Vec3 outward, surface;
-    Real gap;
-    if (!round_against_point(model->geoms[geom], features[2 * k + side], pose, point, outward, gap, surface)) return;
-    const Vec3 n = side == 0 ? outward : Vec3(-outward);
-    if (n.dot(c0.normal_W) < 0.5) return;  // turned too far for one step: keep the frozen-normal estimate
-    const Quat turn = Quat::FromTwoVectors(c0.normal_W, n);
-    ck.normal_W = n;
-    ck.tangent1_W = turn * c0.tangent1_W;
-    ck.tangent2_W = turn * c0.tangent2_W;
-    ck.gap = gap;
-    ck.point_W = 0.5 * (point + surface);
+    contacts.capture(*model, *base);
   }
 
   void evaluate(const Real* delta, Real* w, std::vector<ConstraintRow>& rows) override {
@@ -125,25 +64,8 @@ class IterateRows final : public SchemeWorkspace, public RowEvaluator {
       dk.v_W[b] = v;
       dk.w_W[b] = om;
     }
-    // Contact surface points follow their features (contact_feature.hpp); the
-    // gap changes by their relative displacement along the normal, fixed at q-,
-    // and the contact point (midway between the surfaces) follows the side
-    // whose feature locates it best.
-    for (size_t k = 0; k < d0.contacts.size(); ++k) {
-      const Contact& c0 = d0.contacts[k];
-      Contact& ck = dk.contacts[k];
-      const Vec3 d1 = feature_displacement(k, 0), d2 = feature_displacement(k, 1);
-      ck.gap = c0.gap + c0.normal_W.dot(d2 - d1);
-      const int rank1 = feature_rank(m.geoms[c0.geom1], features[2 * k]);
-      const int rank2 = feature_rank(m.geoms[c0.geom2], features[2 * k + 1]);
-      const Vec3 shift = rank1 > rank2 ? d1 : rank2 > rank1 ? d2 : Vec3(0.5 * (d1 + d2));
-      // The point keeps its offset from that side's surface: it does not
-      // slide along n with the gap, or the slip velocity at the point would
-      // depend on the normal motion (measured: a 0.2 error in its derivative
-      // for a wheel spinning at 4 rad/s, h = 0.1 s).
-      ck.point_W = c0.point_W + shift;
-      turn_round_against_point(k, d1, d2);
-    }
+    // Contacts follow their features (geometry/contact_motion.hpp).
+    contacts.evaluate(m, dk, dk.contacts);
     // Rows at q_k: the assembly's biases with full correction are c(q_k)/h.
     RowBiasOptions full;
     full.baumgarte = full.limit_baumgarte = full.contact_baumgarte = 1;
