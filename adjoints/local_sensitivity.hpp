@@ -1,0 +1,139 @@
+// Local contact sensitivities: the linear map (db, dA, dmu) -> (dlambda,
+// dsigma) of a solved local problem, forward (tangent) and reverse (vector-
+// Jacobian product). docs/gradients.md, MATH.md B.2, B.4, C.4, D.2, D.3.
+//
+// The local problem (one time step after elimination of the velocities):
+//   sigma = A lambda + b,  A = J M^-1 J^T + diag(R)  (m x m, symmetric PSD, may be singular)
+// with the rows of core/constraint_problem.hpp: bilateral (sigma = 0), limits
+// (0 <= lambda _|_ sigma >= 0), contacts under de Saxce's law
+// (K_mu ∋ lambda_k _|_ sigma_k + Gamma(sigma_k) ∈ K_mu*).
+//
+// Every kind writes the law at a point (lambda, sigma) as m equations
+// C(lambda, sigma; mu) = 0 (local_relations.hpp) and differentiates them with
+// d sigma = A d lambda + c, c = db + dA lambda (implicit function theorem):
+//   K d lambda = -(N c + G dmu),  K = C_lambda + C_sigma A,  N = C_sigma,  G = C_mu,
+//   d sigma = A d lambda + c.
+// Reverse, for a loss L with lambda_bar, sigma_bar (derived in docs/gradients.md):
+//   y = K^-T (lambda_bar + A^T sigma_bar),  b_bar = sigma_bar - N^T y,
+//   A_bar = b_bar lambda^T,  mu_bar = -G^T y.
+// The kinds differ in C and in the point:
+//   exact        MATH D.2: each row/contact in its mode at the hard solution
+//                (separating d lambda = 0, sticking d sigma = 0, sliding
+//                d sigma_n = 0 and d lambda_t + mu d d lambda_n + (mu lambda_n/|sigma_t|) P_d d sigma_t = 0).
+//   signorini    normal rows (contact normals, limits) relaxed to
+//                lambda_N sigma_N = rho; tangential rows as exact, by mode.
+//   central_path MATH B.4/D.3: every contact on the central path
+//                (S lambda)∘(S^-1 sigma^) = rho e (soc_smoothing.hpp), limits
+//                lambda sigma = rho; bilateral rows sigma = 0.
+// The relaxed kinds linearise at their relaxed point, reached by damped
+// Newton from the hard solution (local_relaxed_point.hpp); if that fails
+// the map falls back to exact and the report says why.
+//
+// Preconditions: lambda solves the hard problem (any solver; modes are read
+// from it, docs/gradients.md states the tests). A singular K (redundant
+// contacts: sticking or sliding boxes on four corners) is solved in the
+// minimum-norm least-squares sense (d sigma is then unique where the problem's
+// velocities are; d lambda is the minimum-norm choice); report().rank says so.
+#pragma once
+
+#include <Eigen/LU>
+#include <string>
+#include <vector>
+
+#include "core/constraint_problem.hpp"
+#include "core/math.hpp"
+
+namespace contactlab {
+
+enum class SensitivityKind { Exact, Signorini, CentralPath };
+const char* to_string(SensitivityKind kind);
+// "exact", "signorini" or "central_path"; anything else throws std::invalid_argument.
+SensitivityKind parse_sensitivity_kind(const std::string& name);
+
+enum class ContactMode { Separating, Sticking, Sliding };
+const char* to_string(ContactMode mode);
+
+struct SensitivityOptions {
+  SensitivityKind kind = SensitivityKind::Exact;
+  Real rho = 1e-6;  // relaxation of signorini / central_path, J = N s m/s (> 0)
+  Real delta = 0;   // normal offset: sigma_N = (A lambda + b)_N + delta on unilateral rows, m/s (relaxed kinds)
+  int newton_iterations = 30;       // Newton iterations per attempt (and per continuation stage)
+  Real newton_tolerance = 1e-12;    // relative residual of the relaxed relations (docs/gradients.md)
+  int continuation_stages = 4;      // rho-continuation on failure: rho_j = rho f^(j-stages+1), j < stages; 0: none
+  Real continuation_factor = 10;    // f > 1
+  Real slip_threshold = 1e-10;      // |sigma_t| <= threshold * velocity scale: a sliding contact is taken as sticking
+  Real singular_tolerance = 1e-12;  // reciprocal condition of the row-equilibrated K below which K is singular
+
+  // Throws std::invalid_argument naming the first bad field.
+  void Validate() const;
+};
+
+// The local problem in dense form. Rows as ConstraintProblem: bilateral,
+// limits, then 3 rows (n, t1, t2) per contact.
+struct LocalProblem {
+  MatX A;   // (m x m) J M^-1 J^T + diag(R)
+  VecX b;   // (m) free velocity incl. bias, m/s
+  VecX mu;  // (num_contacts) friction coefficients
+  int num_bilateral = 0, num_limit = 0, num_contacts = 0;
+
+  int num_rows() const { return num_bilateral + num_limit + 3 * num_contacts; }
+  int contact_offset() const { return num_bilateral + num_limit; }
+  // Throws std::invalid_argument when the sizes disagree or mu < 0.
+  void check() const;
+};
+
+// A = dense Delassus (with the problem's compliance), b = v_free, mu. A
+// contact law's own compliance (soft laws) is not included.
+LocalProblem from_constraint_problem(const ConstraintProblem& problem);
+
+// What linearise() found and did.
+struct SensitivityReport {
+  SensitivityKind requested = SensitivityKind::Exact;
+  SensitivityKind used = SensitivityKind::Exact;  // Exact after a fallback
+  std::vector<ContactMode> contact_modes;         // (num_contacts) at the hard solution
+  std::vector<bool> limit_active;                 // (num_limit) lambda > 0 side at the hard solution
+  // Relaxed kinds only:
+  bool newton_converged = false;
+  int newton_iterations = 0;       // all attempts and stages together
+  Real newton_residual = 0;        // relative residual at the returned point
+  bool cone_check_passed = false;  // lambda~, s^~ in int Q (central_path); lambda_N, sigma_N > 0 (signorini)
+  bool continuation_used = false;
+  std::string continuation_reason;  // why the first Newton attempt failed, when continuation was used
+  bool fell_back_to_exact = false;
+  std::string fallback_reason;  // why, when fell_back_to_exact
+  // The linear system:
+  int rank = 0;           // of K (m unless singular)
+  bool singular = false;  // K solved by minimum-norm least squares
+};
+
+class LocalSensitivity {
+ public:
+  // Builds and factorises the map at the hard solution `lambda` (m). Throws
+  // std::invalid_argument on inconsistent sizes or options.
+  void linearise(const LocalProblem& problem, const VecX& lambda, const SensitivityOptions& options);
+
+  // Forward mode: dlambda, dsigma for db (m), optional dA (m x m) and dmu (num_contacts).
+  void tangent(const VecX& db, const MatX* dA, const VecX* dmu, VecX& dlambda, VecX& dsigma) const;
+  // Reverse mode: b_bar (m) and, when non-null, A_bar (m x m, no symmetry
+  // imposed) and mu_bar (num_contacts) for the cotangents lambda_bar, sigma_bar (m).
+  void vjp(const VecX& lambda_bar, const VecX& sigma_bar, VecX& b_bar, MatX* A_bar, VecX* mu_bar) const;
+
+  const SensitivityReport& report() const { return report_; }
+  // The point the map is linearised at: the hard solution (exact) or the relaxed point.
+  const VecX& lambda() const { return lambda_; }  // (m)
+  const VecX& sigma() const { return sigma_; }    // (m)
+
+ private:
+  void check_linearised(const char* what) const;
+
+  MatX A_;                        // (m x m) the problem's A
+  MatX N_, G_;                    // (m x m), (m x nc): row-equilibrated C_sigma, C_mu
+  VecX lambda_;                   // (m) linearisation point
+  VecX sigma_;                    // (m)
+  Eigen::PartialPivLU<MatX> lu_;  // of the row-equilibrated K (regular case)
+  MatX K_pinv_;                   // (m x m) its pseudo-inverse (singular case)
+  bool linearised_ = false;
+  SensitivityReport report_;
+};
+
+}  // namespace contactlab
