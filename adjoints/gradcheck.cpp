@@ -15,12 +15,17 @@ Real rollout_loss(const RolloutSpec& spec, const std::string& loss_spec, const G
   PreparedRollout r = prepare_rollout(spec, hooks);
   const Loss loss = Loss::parse(loss_spec, r.sim.model());
   const int na = static_cast<int>(r.sim.model().actuators.size());
+  std::vector<Real> applied;
   for (long s = 0; s < r.steps; ++s) {
     r.sim.apply_scheduled_controls();
     r.controls.apply(r.sim.data());
+    // Controls persist between steps where nothing schedules them: perturb this
+    // step's value only, and put the unperturbed one back afterwards.
+    applied = r.sim.data().ctrl;
     if (input)
       for (int a = 0; a < na; ++a) r.sim.data().ctrl[a] += control_perturbation(*input, eps, a, r.sim.data().step);
     r.sim.step(r.h);
+    r.sim.data().ctrl = applied;
   }
   return loss.value(r.sim.model(), r.sim.data());
 }
