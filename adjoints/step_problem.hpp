@@ -1,0 +1,79 @@
+// The data of one velocity-scheme step as a function of what came before it:
+// the body states, the controls and the model's parameters. It is what the
+// step adjoint pulls cotangents back through (the "position pull-back" of
+// MATH.md D.1 and its parameter and control counterparts).
+//
+// The contact set is the forward step's; contacts at perturbed poses come from
+// ContactMotion (features carried with their bodies, box-face normals turning
+// with their body), in which the narrow phase's result is smooth. Everything
+// else is the forward code itself (compute_free_velocity, assemble_problem).
+#pragma once
+
+#include <vector>
+
+#include "core/data.hpp"
+#include "core/model.hpp"
+#include "core/velocity_scheme.hpp"
+#include "geometry/contact_motion.hpp"
+
+namespace contactlab {
+
+// State of one body in the adjoints' coordinates (COM, orientation, COM
+// velocity, world angular velocity).
+struct RigidState {
+  Vec3 x = Vec3::Zero();
+  Quat q = Quat::Identity();
+  Vec3 v = Vec3::Zero(), w = Vec3::Zero();
+};
+
+// One step's inputs, recorded by the forward pass before the step.
+struct StepInputs {
+  std::vector<RigidState> bodies;  // (nb) at q-
+  std::vector<Real> ctrl;         // (na) as applied
+  std::vector<Contact> contacts;  // the narrow phase's result at q-
+};
+
+// The step's problem data, flattened in a fixed order so that its derivative
+// with respect to any input is one vector:
+//   u_free (6 nb), inv_mass (nb), inv_inertia (9 nb, column-major per body),
+//   J rows (12 per row: J_a, J_b), bias (m) = v_free - J u_free, compliance (m), mu (nc).
+struct StepProblemData {
+  int num_bodies = 0, num_rows = 0, num_contacts = 0;
+  VecX y;
+  int u_free_at() const { return 0; }
+  int inv_mass_at() const { return 6 * num_bodies; }
+  int inv_inertia_at() const { return 7 * num_bodies; }
+  int rows_at() const { return 16 * num_bodies; }
+  int bias_at() const { return rows_at() + 12 * num_rows; }
+  int compliance_at() const { return bias_at() + num_rows; }
+  int mu_at() const { return compliance_at() + num_rows; }
+  int size() const { return mu_at() + num_contacts; }
+};
+
+class StepProblem {
+ public:
+  // Captures the forward step (its inputs and settings). `law_recovery` is the
+  // law's penetration recovery (ContactModel::penetration_recovery of the
+  // scheme's contact_baumgarte), as prepare() uses it.
+  void capture(const Model& model, const StepInputs& inputs, const VelocitySchemeOptions& scheme, Real law_recovery,
+               Real h);
+  // The step's data for `model` (possibly with perturbed parameters) at the
+  // captured inputs perturbed per body by (dx, dθ, dv, dw) in `delta` (12 per
+  // body, may be null) and controls `ctrl` (may be null: as captured).
+  void evaluate(const Model& model, const Real* delta, const Real* ctrl, StepProblemData& out);
+  // The full ConstraintProblem at the captured inputs (for the local sensitivity).
+  const ConstraintProblem& problem() const { return scratch_.problem; }
+  const Data& scratch() const { return scratch_; }
+  const StepInputs& inputs() const { return inputs_; }
+  Real h() const { return h_; }
+
+ private:
+  StepInputs inputs_;
+  VelocitySchemeOptions scheme_;
+  Real recovery_ = 0, h_ = 0;
+  ContactMotion motion_;
+  Data scratch_;
+  bool scratch_ready_ = false;
+};
+
+}  // namespace contactlab

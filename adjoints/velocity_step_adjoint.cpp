@@ -1,0 +1,174 @@
+#include "adjoints/velocity_step_adjoint.hpp"
+
+#include <stdexcept>
+
+namespace contactlab {
+
+namespace {
+
+Vec6 twist_at(const VecX& u, int b) { return b < 0 ? Vec6::Zero().eval() : Vec6(u.segment<6>(6 * b)); }
+
+}  // namespace
+
+void VelocityStepAdjoint::backward(const Model& model, StepProblem& step, const std::vector<Real>& lambda_in,
+                                   const std::vector<BodyCotangent>& after, const std::vector<GradInput>& params,
+                                   std::vector<BodyCotangent>& before, VecX& ctrl_bar, VecX& param_bar) {
+  const int nb = model.num_bodies();
+  const Real h = step.h();
+
+  // ---- the step's data at the recorded inputs ----
+  step.evaluate(model, nullptr, nullptr, y0_);
+  const ConstraintProblem& p = step.problem();
+  const int m = p.num_rows(), nc = p.num_contacts, off = p.contact_offset();
+  if (static_cast<int>(lambda_in.size()) != m)
+    throw std::runtime_error("adjoint: the recorded impulses do not match the step's rows (contact set changed?)");
+  const VecX lambda = Eigen::Map<const VecX>(lambda_in.data(), m);
+  const VecX u_free = Eigen::Map<const VecX>(step.scratch().u_free.data(), 6 * nb);
+  auto minv = [&](int b, const Vec6& x) {
+    Vec6 y;
+    y << p.inv_mass[b] * x.head<3>(), p.inv_inertia_W[b] * x.tail<3>();
+    return y;
+  };
+  // f = J^T lambda, u+ = u_free + M^-1 f
+  VecX f = VecX::Zero(6 * nb);
+  p.apply_JT(lambda.data(), f.data());
+  VecX u_plus(6 * nb);
+  for (int b = 0; b < nb; ++b) u_plus.segment<6>(6 * b) = twist_at(u_free, b) + minv(b, twist_at(f, b));
+
+  // ---- 1. integrator: x+ = x- + h v+, q+ = Exp(h w+) q- ----
+  before.assign(nb, BodyCotangent{});
+  VecX u_plus_bar = VecX::Zero(6 * nb);
+  for (int b = 0; b < nb; ++b) {
+    if (model.bodies[b].fixed) continue;
+    const BodyCotangent& a = after[b];
+    const Vec3 w_plus = u_plus.segment<3>(6 * b + 3);
+    u_plus_bar.segment<3>(6 * b) = a.v + h * a.x;
+    u_plus_bar.segment<3>(6 * b + 3) = a.w + h * (so3_left_jacobian(h * w_plus).transpose() * a.theta);
+    before[b].x += a.x;
+    const Mat3 E = integrate_quaternion(Quat::Identity(), w_plus, h).toRotationMatrix();
+    before[b].theta += E.transpose() * a.theta;
+  }
+
+  // ---- 2. u+ = u_free + M^-1 J^T lambda ----
+  StepProblemData& ybar = ybar_;  // cotangent of the step's data y
+  ybar.num_bodies = y0_.num_bodies;
+  ybar.num_rows = y0_.num_rows;
+  ybar.num_contacts = y0_.num_contacts;
+  ybar.y = VecX::Zero(y0_.size());
+  VecX g(6 * nb);  // M^-1 u+_bar
+  for (int b = 0; b < nb; ++b) g.segment<6>(6 * b) = minv(b, twist_at(u_plus_bar, b));
+  VecX lambda_bar(m);
+  p.apply_J(g.data(), lambda_bar.data());
+  ybar.y.segment(ybar.u_free_at(), 6 * nb) += u_plus_bar;
+  auto add_row_bar = [&](int r, int body, bool side_b, const Vec6& value) {
+    if (body < 0) return;
+    ybar.y.segment<6>(ybar.rows_at() + 12 * r + (side_b ? 6 : 0)) += value;
+  };
+  for (int r = 0; r < m; ++r) {
+    add_row_bar(r, p.rows[r].body_a, false, lambda[r] * twist_at(g, p.rows[r].body_a));
+    add_row_bar(r, p.rows[r].body_b, true, lambda[r] * twist_at(g, p.rows[r].body_b));
+  }
+  for (int b = 0; b < nb; ++b) {
+    ybar.y[ybar.inv_mass_at() + b] += f.segment<3>(6 * b).dot(u_plus_bar.segment<3>(6 * b));
+    Eigen::Map<Mat3>(&ybar.y[ybar.inv_inertia_at() + 9 * b]) +=
+        u_plus_bar.segment<3>(6 * b + 3) * f.segment<3>(6 * b + 3).transpose();
+  }
+
+  // ---- 3. the solve: local sensitivity VJP ----
+  const LocalProblem local = from_constraint_problem(p);
+  sensitivity_.linearise(local, lambda, options.sensitivity);
+  VecX b_bar, mu_bar;
+  MatX A_bar;
+  sensitivity_.vjp(lambda_bar, VecX::Zero(m), b_bar, &A_bar, nc > 0 ? &mu_bar : nullptr);
+  for (int k = 0; k < nc; ++k) ybar.y[ybar.mu_at() + k] += mu_bar[k];
+
+  // ---- 4. v_free = J u_free + bias, A = J M^-1 J^T + diag(R) ----
+  VecX JTb = VecX::Zero(6 * nb);
+  p.apply_JT(b_bar.data(), JTb.data());
+  ybar.y.segment(ybar.u_free_at(), 6 * nb) += JTb;
+  for (int r = 0; r < m; ++r) {
+    ybar.y[ybar.bias_at() + r] += b_bar[r];
+    ybar.y[ybar.compliance_at() + r] += A_bar(r, r);
+    const ConstraintRow& row = p.rows[r];
+    add_row_bar(r, row.body_a, false, b_bar[r] * twist_at(u_free, row.body_a));
+    add_row_bar(r, row.body_b, true, b_bar[r] * twist_at(u_free, row.body_b));
+  }
+  // A_rs = sum over bodies of J_r,b M^-1_b J_s,b^T.
+  const MatX S = A_bar + A_bar.transpose();
+  for (int r = 0; r < m; ++r) {
+    for (int s = 0; s < m; ++s) {
+      if (A_bar(r, s) == 0 && A_bar(s, r) == 0) continue;
+      const ConstraintRow& rr = p.rows[r];
+      const ConstraintRow& rs = p.rows[s];
+      for (int side_r = 0; side_r < 2; ++side_r) {
+        const int b = side_r == 0 ? rr.body_a : rr.body_b;
+        if (b < 0) continue;
+        const Vec6& Jr = side_r == 0 ? rr.J_a : rr.J_b;
+        for (int side_s = 0; side_s < 2; ++side_s) {
+          if ((side_s == 0 ? rs.body_a : rs.body_b) != b) continue;
+          const Vec6& Js = side_s == 0 ? rs.J_a : rs.J_b;
+          // dL/dJ_r,b = sum_s S_rs M^-1_b J_s,b with S = A_bar + A_bar^T; over ordered
+          // pairs (r, s) each of the two rows takes half.
+          add_row_bar(r, b, side_r == 1, 0.5 * S(r, s) * minv(b, Js));
+          add_row_bar(s, b, side_s == 1, 0.5 * S(r, s) * minv(b, Jr));
+          ybar.y[ybar.inv_mass_at() + b] += A_bar(r, s) * Jr.head<3>().dot(Js.head<3>());
+          Eigen::Map<Mat3>(&ybar.y[ybar.inv_inertia_at() + 9 * b]) += A_bar(r, s) * Jr.tail<3>() * Js.tail<3>().transpose();
+        }
+      }
+    }
+  }
+
+  // ---- 5. pull-back through the step's data by central differences ----
+  const Real eps = options.pullback_step;
+  const int rows_begin = ybar.rows_at() + 12 * off, rows_end = ybar.bias_at();
+  auto column_dot = [&](bool state_column) {
+    if (yplus_.size() != ybar.size() || yminus_.size() != ybar.size())
+      throw std::runtime_error("adjoint: the step's rows changed under a perturbation");
+    VecX d = (yplus_.y - yminus_.y) / (2 * eps);
+    if (state_column && options.truncated) {
+      // Contact geometry held fixed: contact rows of J and their biases do not move.
+      d.segment(rows_begin, rows_end - rows_begin).setZero();
+      d.segment(ybar.bias_at() + off, 3 * nc).setZero();
+    }
+    return ybar.y.dot(d);
+  };
+  VecX delta = VecX::Zero(12 * nb);
+  for (int b = 0; b < nb; ++b) {
+    if (model.bodies[b].fixed) continue;
+    for (int i = 0; i < 12; ++i) {
+      delta[12 * b + i] = eps;
+      step.evaluate(model, delta.data(), nullptr, yplus_);
+      delta[12 * b + i] = -eps;
+      step.evaluate(model, delta.data(), nullptr, yminus_);
+      delta[12 * b + i] = 0;
+      const Real value = column_dot(true);
+      BodyCotangent& c = before[b];
+      (i < 3 ? c.x : i < 6 ? c.theta : i < 9 ? c.v : c.w)[i % 3] += value;
+    }
+  }
+  const int na = static_cast<int>(model.actuators.size());
+  if (ctrl_bar.size() != na) ctrl_bar = VecX::Zero(na);
+  std::vector<Real> ctrl = step.inputs().ctrl;
+  for (int a = 0; a < na; ++a) {
+    const Real c0 = ctrl[a];
+    ctrl[a] = c0 + eps;
+    step.evaluate(model, nullptr, ctrl.data(), yplus_);
+    ctrl[a] = c0 - eps;
+    step.evaluate(model, nullptr, ctrl.data(), yminus_);
+    ctrl[a] = c0;
+    ctrl_bar[a] += column_dot(false);
+  }
+  if (param_bar.size() != static_cast<int>(params.size())) param_bar = VecX::Zero(params.size());
+  for (size_t i = 0; i < params.size(); ++i) {
+    Model plus_model = model, minus_model = model;
+    perturb_model(params[i], eps, plus_model);
+    perturb_model(params[i], -eps, minus_model);
+    step.evaluate(plus_model, nullptr, nullptr, yplus_);
+    step.evaluate(minus_model, nullptr, nullptr, yminus_);
+    param_bar[i] += column_dot(false);
+  }
+  // Leave the scratch at the recorded inputs.
+  step.evaluate(model, nullptr, nullptr, yminus_);
+}
+
+}  // namespace contactlab

@@ -1,0 +1,52 @@
+// Reverse mode through one step of the velocity scheme (MATH.md A.2, D.1-D.3
+// in this scheme's variables), for any solver of a hard law.
+//
+// Forward:  u_free = u- + h M^-1 f,   v_free = J u_free + bias,
+//           lambda solves the law for sigma = (J M^-1 J^T + R) lambda + v_free,
+//           u+ = u_free + M^-1 J^T lambda,   x+ = x- + h v+,  q+ = Exp(h w+) q-.
+// Backward, given the cotangent of (x+, q+, v+, w+):
+//   1. through the integrator (J_l of SO(3)'s exponential for q+),
+//   2. through u+ = u_free + M^-1 J^T lambda: lambda_bar = J M^-1 u+_bar,
+//   3. through the solve: the local sensitivity's VJP gives v_free_bar, A_bar
+//      and mu_bar (adjoints/local_sensitivity.hpp; exact, Signorini-relaxed or
+//      central path, chosen independently of the solver),
+//   4. through v_free = J u_free + bias and A = J M^-1 J^T + R analytically,
+//   5. through the step's data (J, bias, R, M^-1, mu, u_free) to the state
+//      before the step, the controls and the parameters: the pull-back
+//      (adjoints/step_problem.hpp), by central differences of the forward
+//      assembly at fixed contact set (docs/gradients.md: accuracy and why).
+#pragma once
+
+#include <vector>
+
+#include "adjoints/grad_inputs.hpp"
+#include "adjoints/local_sensitivity.hpp"
+#include "adjoints/loss.hpp"
+#include "adjoints/step_problem.hpp"
+
+namespace contactlab {
+
+struct StepAdjointOptions {
+  SensitivityOptions sensitivity;
+  Real pullback_step = 1e-8;  // central-difference step of the pull-back (state units, rad, parameter units)
+  bool truncated = false;     // hold contact geometry fixed within the step (Ostrich §IV-D)
+};
+
+class VelocityStepAdjoint {
+ public:
+  // `after`: cotangent of the state after the step (per body). Writes the
+  // cotangent of the state before it into `before`, adds the step's control
+  // cotangents into ctrl_bar (na) and the parameters' into param_bar (one per
+  // entry of `params`, which must be parameter inputs).
+  void backward(const Model& model, StepProblem& step, const std::vector<Real>& lambda,
+                const std::vector<BodyCotangent>& after, const std::vector<GradInput>& params,
+                std::vector<BodyCotangent>& before, VecX& ctrl_bar, VecX& param_bar);
+  StepAdjointOptions options;
+  const SensitivityReport& last_report() const { return sensitivity_.report(); }
+
+ private:
+  LocalSensitivity sensitivity_;
+  StepProblemData y0_, ybar_, yplus_, yminus_;
+};
+
+}  // namespace contactlab
