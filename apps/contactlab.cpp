@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "apps/compare_command.hpp"
+#include "apps/grad_command.hpp"
+#include "apps/rollout_options.hpp"
 #include "apps/run_command.hpp"
 #include "apps/validate_command.hpp"
 #include "core/factory.hpp"
@@ -22,7 +24,9 @@ const char* kUsage =
     "       contactlab list [models|solvers|schemes|combos|scenes]\n"
     "       contactlab run SCENE [options]  (contactlab run --help)\n"
     "       contactlab compare SCENE... [--combos LIST|all] [--dt LIST] [--duration S] [--reference COMBO@DT] [--out DIR]\n"
-    "       contactlab validate [--json]\n";
+    "       contactlab validate [--json]\n"
+    "       contactlab grad SCENE --loss LOSS [--wrt LIST] [run options]   (contactlab grad --help)\n"
+    "       contactlab gradcheck SCENE --loss LOSS --wrt LIST [--eps E] [--tol T] [run options]\n";
 
 void print_parts(const std::string& title, const std::vector<PartInfo>& parts) {
   std::cout << title << ":\n";
@@ -68,23 +72,15 @@ int list_command(const std::vector<std::string>& args) {
 int run_cli(const std::vector<std::string>& args) {
   RunRequest rq;
   po::options_description opts("contactlab run SCENE [options]");
-  opts.add_options()("help,h", "this help")
-      ("contact", po::value(&rq.contact)->default_value(rq.contact), "contact model (contactlab list models)")
-      ("solver", po::value(&rq.solver)->default_value(rq.solver), "solver (contactlab list solvers)")
-      ("scheme", po::value(&rq.scheme)->default_value(rq.scheme), "time-stepping scheme")
-      ("dt", po::value(&rq.dt), "time step in s (default: the file's option/timestep)")
-      ("duration", po::value(&rq.duration), "simulated time in s (default: the scene's contactlab.duration, else 1)")
-      ("steps", po::value(&rq.steps), "number of steps (instead of --duration)")
-      ("set", po::value(&rq.sets)->composing(), "KEY=VALUE option (solver.*, contact.*, scheme.*, body.NAME.mass, geom.NAME.friction); repeatable")
-      ("keyframe", po::value(&rq.keyframe), "initial state from this MJCF keyframe")
-      ("ctrl", po::value(&rq.ctrls)->composing(), "ACTUATOR=VALUE constant control; repeatable")
-      ("ctrl-file", po::value(&rq.ctrl_file), "per-step controls, CSV with header step,ACTUATOR,...")
+  opts.add_options()("help,h", "this help");
+  add_rollout_options(opts, rq.spec);
+  opts.add_options()
       ("out", po::value(&rq.out), "trajectory CSV (one row per step per body)")
       ("stats", po::value(&rq.stats), "per-step metrics CSV")
       ("json", po::bool_switch(&rq.json), "print a JSON summary on stdout")
       ("list-options", "print every --set key of the chosen parts with its default and exit");
   po::options_description hidden;
-  hidden.add_options()("scene", po::value(&rq.scene));
+  hidden.add_options()("scene", po::value(&rq.spec.scene));
   po::options_description all;
   all.add(opts).add(hidden);
   po::positional_options_description pos;
@@ -101,7 +97,7 @@ int run_cli(const std::vector<std::string>& args) {
     std::cout << opts;
     return 0;
   }
-  if (rq.scene.empty()) {
+  if (rq.spec.scene.empty()) {
     std::cerr << "contactlab run: error: missing SCENE (an MJCF file or one of: contactlab list scenes)\n";
     return 2;
   }
@@ -120,6 +116,8 @@ int main(int argc, char** argv) {
   if (cmd == "run") return run_cli(rest);
   if (cmd == "compare") return compare_cli(rest);
   if (cmd == "validate") return validate_command(!rest.empty() && rest[0] == "--json");
+  if (cmd == "grad") return grad_cli(rest, false);
+  if (cmd == "gradcheck") return grad_cli(rest, true);
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     std::cout << kUsage;
     return 0;

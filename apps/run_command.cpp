@@ -36,20 +36,8 @@ struct RunSummary {
 int run_command(const RunRequest& rq) {
   OutputFile out_csv(rq.out), stats_csv(rq.stats);
   try {
-    RolloutSpec spec;
-    spec.scene = rq.scene;
-    spec.contact = rq.contact;
-    spec.solver = rq.solver;
-    spec.scheme = rq.scheme;
-    spec.dt = rq.dt;
-    spec.duration = rq.duration;
-    spec.steps = rq.steps;
-    spec.sets = rq.sets;
-    spec.keyframe = rq.keyframe;
-    spec.ctrls = rq.ctrls;
-    spec.ctrl_file = rq.ctrl_file;
-    const std::string path = resolve_scene(rq.scene);
-    PreparedRollout rollout = prepare_rollout(spec);
+    const std::string path = resolve_scene(rq.spec.scene);
+    PreparedRollout rollout = prepare_rollout(rq.spec);
     if (!rq.quiet)
       for (const auto& w : rollout.warnings) std::cerr << "warning: " << w << "\n";
     Simulation& sim = rollout.sim;
@@ -116,8 +104,9 @@ int run_command(const RunRequest& rq) {
     if (rq.json) {
       std::ostringstream js;
       js << std::setprecision(9);
-      js << "{\"scene\": \"" << rq.scene << "\", \"file\": \"" << path << "\", \"contact\": \"" << rq.contact
-         << "\", \"solver\": \"" << rq.solver << "\", \"scheme\": \"" << rq.scheme << "\", \"dt\": " << h
+      js << "{\"scene\": \"" << rq.spec.scene << "\", \"file\": \"" << path << "\", \"contact\": \""
+         << rq.spec.contact << "\", \"solver\": \"" << rq.spec.solver << "\", \"scheme\": \"" << rq.spec.scheme
+         << "\", \"dt\": " << h
          << ", \"steps\": " << sum.steps << ", \"simulated_time\": " << sim.data().time
          << ", \"wall_time_s\": " << total << ", \"wall_time_per_step_s\": " << (sum.steps ? sum.wall / sum.steps : 0)
          << ", \"mean_iterations\": " << (sum.steps ? sum.iterations_sum / sum.steps : 0)
@@ -142,8 +131,9 @@ int run_command(const RunRequest& rq) {
 
 int list_options_command(const RunRequest& rq) {
   try {
-    Simulation sim(load_mjcf_file(resolve_scene(rq.scene)), PartChoice{rq.contact, rq.solver, rq.scheme});
-    for (const auto& kv : rq.sets) sim.set_option(kv);
+    Simulation sim(load_mjcf_file(resolve_scene(rq.spec.scene)),
+                   PartChoice{rq.spec.contact, rq.spec.solver, rq.spec.scheme});
+    for (const auto& kv : rq.spec.sets) sim.set_option(kv);
     std::cout << sim.describe_options()
               << "  body.NAME.mass = (from the scene)    body mass in kg (inertia scaled with it)\n"
               << "  geom.NAME.friction = (from the scene)    sliding friction coefficient\n";

@@ -4,18 +4,12 @@
 #include <string>
 #include <vector>
 
+#include "scenes/rollout_setup.hpp"
+
 namespace contactlab {
 
 struct RunRequest {
-  std::string scene;
-  std::string contact = "desaxce", solver = "padmm", scheme = "velocity";
-  double dt = 0;          // 0: the file's timestep
-  double duration = -1;   // s; -1: not given
-  long steps = -1;        // -1: not given
-  std::vector<std::string> sets;   // KEY=VALUE
-  std::string keyframe;
-  std::vector<std::string> ctrls;  // ACTUATOR=VALUE
-  std::string ctrl_file;
+  RolloutSpec spec;       // scene, parts, settings, steps, controls
   std::string out, stats;
   bool json = false;
   bool quiet = false;     // no warnings/progress (used by the default job)

@@ -1,0 +1,164 @@
+#include "apps/grad_command.hpp"
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "adjoints/gradcheck.hpp"
+#include "adjoints/rollout.hpp"
+#include "apps/rollout_options.hpp"
+
+namespace po = boost::program_options;
+
+namespace contactlab {
+
+namespace {
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string number(Real v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+// --set adjoint.KEY=VALUE: the adjoint's options (not the simulation's).
+void apply_adjoint_setting(const std::string& kv, StepAdjointOptions& o) {
+  const auto eq = kv.find('=');
+  const std::string key = kv.substr(0, eq), value = eq == std::string::npos ? "" : kv.substr(eq + 1);
+  auto real = [&]() {
+    std::size_t used = 0;
+    double v = 0;
+    try {
+      v = std::stod(value, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (value.empty() || used != value.size()) throw std::invalid_argument("--set " + kv + ": expected a number");
+    return v;
+  };
+  if (key == "adjoint.sensitivity") o.sensitivity.kind = parse_sensitivity_kind(value);
+  else if (key == "adjoint.rho") o.sensitivity.rho = real();
+  else if (key == "adjoint.delta") o.sensitivity.delta = real();
+  else if (key == "adjoint.pullback_step") o.pullback_step = real();
+  else if (key == "adjoint.pullback") {
+    if (value != "full" && value != "truncated")
+      throw std::invalid_argument("--set " + kv + ": adjoint.pullback is full or truncated");
+    o.truncated = value == "truncated";
+  } else {
+    throw std::invalid_argument("unknown option '" + key +
+                                "' (adjoint keys: sensitivity, rho, delta, pullback, pullback_step)");
+  }
+  o.sensitivity.Validate();
+  if (!(o.pullback_step > 0)) throw std::invalid_argument("adjoint.pullback_step must be > 0");
+}
+
+// Without --wrt: every moving body's initial position and velocity, and every control.
+std::string default_inputs(const Model& m) {
+  std::string out;
+  for (const Body& b : m.bodies) {
+    if (b.fixed) continue;
+    for (const char* f : {"px", "py", "pz", "vx", "vy", "vz"}) out += (out.empty() ? "" : ",") + ("init:" + b.name + "." + f);
+  }
+  for (const Actuator& a : m.actuators) out += (out.empty() ? "" : ",") + ("ctrl:" + a.name);
+  return out;
+}
+
+}  // namespace
+
+int grad_cli(const std::vector<std::string>& args, bool check) {
+  const char* name = check ? "contactlab gradcheck" : "contactlab grad";
+  RolloutSpec spec;
+  std::string loss, wrt;
+  GradCheckOptions check_options;
+  check_options.tolerance = 1e-2;
+  po::options_description opts(std::string(name) + " SCENE --loss LOSS " + (check ? "--wrt LIST" : "[--wrt LIST]") +
+                               " [options]");
+  opts.add_options()("help,h", "this help")
+      ("loss", po::value(&loss), "final:BODY.FIELD, sumsq:BODY.pos=X,Y,Z, scaled a*TERM, summed with +")
+      ("wrt", po::value(&wrt), "comma-separated inputs: init:BODY.FIELD, param:geom.NAME.friction, "
+                               "param:body.NAME.mass, param:actuator.NAME.kp|kv, ctrl:ACTUATOR[@STEP]");
+  if (check)
+    opts.add_options()("eps", po::value(&check_options.eps)->default_value(check_options.eps),
+                       "finite-difference step (input units)")
+        ("tol", po::value(&check_options.tolerance)->default_value(check_options.tolerance),
+         "largest accepted relative error");
+  add_rollout_options(opts, spec);
+  po::options_description hidden;
+  hidden.add_options()("scene", po::value(&spec.scene));
+  po::options_description all;
+  all.add(opts).add(hidden);
+  po::positional_options_description pos;
+  pos.add("scene", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const std::exception& e) {
+    std::cerr << name << ": error: " << e.what() << "\n" << opts;
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << opts;
+    return 0;
+  }
+  if (spec.scene.empty() || loss.empty() || (check && wrt.empty())) {
+    std::cerr << name << ": error: missing " << (spec.scene.empty() ? "SCENE" : loss.empty() ? "--loss" : "--wrt")
+              << "\n" << opts;
+    return 2;
+  }
+  try {
+    StepAdjointOptions adjoint;
+    std::vector<std::string> sim_sets;
+    for (const auto& kv : spec.sets) {
+      if (kv.rfind("adjoint.", 0) == 0) apply_adjoint_setting(kv, adjoint);
+      else sim_sets.push_back(kv);
+    }
+    spec.sets = sim_sets;
+    PreparedRollout r = prepare_rollout(spec);
+    for (const auto& w : r.warnings) std::cerr << "warning: " << w << "\n";
+    if (wrt.empty()) wrt = default_inputs(r.sim.model());
+    const Loss parsed_loss = Loss::parse(loss, r.sim.model());
+    const std::vector<GradInput> inputs = parse_grad_inputs(wrt, r.sim.model());
+    Rollout rollout;
+    rollout.run(r);
+    const GradientResult g = rollout.gradient(r, parsed_loss, inputs, adjoint);
+    if (g.fallbacks > 0)
+      std::cerr << "warning: " << g.fallbacks << " of " << g.steps
+                << " steps fell back from the relaxed to the exact sensitivity\n";
+    if (!check) {
+      std::ostringstream js;
+      js << "{\"loss\": " << number(g.loss) << ", \"gradient\": {";
+      for (size_t i = 0; i < inputs.size(); ++i)
+        js << (i ? ", " : "") << json_string(inputs[i].text) << ": " << number(g.gradient[i]);
+      js << "}}";
+      std::cout << js.str() << std::endl;
+      return 0;
+    }
+    const std::vector<Real> fd = finite_difference_gradient(spec, loss, inputs, check_options.eps);
+    const std::vector<GradCheckEntry> table = compare_gradients(inputs, g.gradient, fd, check_options);
+    bool all_ok = true;
+    std::printf("%-36s %16s %16s %10s  %s\n", "input", "analytic", "finite_diff", "rel_error", "status");
+    for (const GradCheckEntry& e : table) {
+      std::printf("%-36s % 16.8e % 16.8e %10.2e  %s\n", e.input.c_str(), e.analytic, e.finite_difference,
+                  e.relative_error, e.ok ? "ok" : "FAIL");
+      all_ok = all_ok && e.ok;
+    }
+    std::printf("loss %.10g; %zu inputs, tolerance %.3g, eps %.3g: %s\n", g.loss, table.size(), check_options.tolerance,
+                check_options.eps, all_ok ? "all within tolerance" : "some entries exceed the tolerance");
+    return all_ok ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::cerr << name << ": error: " << e.what() << std::endl;
+    return 1;
+  }
+}
+
+}  // namespace contactlab
