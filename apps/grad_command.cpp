@@ -1,6 +1,7 @@
 #include "apps/grad_command.hpp"
 
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -78,6 +79,7 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
   const char* name = check ? "contactlab gradcheck" : "contactlab grad";
   RolloutSpec spec;
   std::string loss, wrt;
+  bool profile = false;
   GradCheckOptions check_options;
   check_options.tolerance = 1e-2;
   po::options_description opts(std::string(name) + " SCENE --loss LOSS " + (check ? "--wrt LIST" : "[--wrt LIST]") +
@@ -85,7 +87,8 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
   opts.add_options()("help,h", "this help")
       ("loss", po::value(&loss), "final:BODY.FIELD, sumsq:BODY.pos=X,Y,Z, scaled a*TERM, summed with +")
       ("wrt", po::value(&wrt), "comma-separated inputs: init:BODY.FIELD, param:geom.NAME.friction, "
-                               "param:body.NAME.mass, param:actuator.NAME.kp|kv, ctrl:ACTUATOR[@STEP]");
+                               "param:body.NAME.mass, param:actuator.NAME.kp|kv, ctrl:ACTUATOR[@STEP]")
+      ("profile", po::bool_switch(&profile), "print forward and backward wall times and the step records' memory to stderr");
   if (check)
     opts.add_options()("eps", po::value(&check_options.eps)->default_value(check_options.eps),
                        "finite-difference step (input units)")
@@ -129,8 +132,20 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
     const Loss parsed_loss = Loss::parse(loss, r.sim.model());
     const std::vector<GradInput> inputs = parse_grad_inputs(wrt, r.sim.model());
     Rollout rollout;
+    const auto t0 = std::chrono::steady_clock::now();
     rollout.run(r);
+    const auto t1 = std::chrono::steady_clock::now();
     const GradientResult g = rollout.gradient(r, parsed_loss, inputs, adjoint);
+    const auto t2 = std::chrono::steady_clock::now();
+    if (profile) {
+      const double forward = std::chrono::duration<double>(t1 - t0).count();
+      const double backward = std::chrono::duration<double>(t2 - t1).count();
+      std::fprintf(stderr,
+                   "profile: steps %ld forward_s %.6g backward_s %.6g backward/forward %.3g record_bytes %zu "
+                   "(%.1f per step)\n",
+                   g.steps, forward, backward, forward > 0 ? backward / forward : 0.0, g.record_bytes,
+                   g.steps ? double(g.record_bytes) / g.steps : 0.0);
+    }
     if (g.fallbacks > 0)
       std::cerr << "warning: " << g.fallbacks << " of " << g.steps
                 << " steps fell back from the relaxed to the exact sensitivity\n";
