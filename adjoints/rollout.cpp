@@ -1,5 +1,6 @@
 #include "adjoints/rollout.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace contactlab {
@@ -50,23 +51,73 @@ void check_differentiable(const Simulation& sim) {
                                 "sensitivities are chosen with --set adjoint.sensitivity=...)");
 }
 
-void Rollout::run(PreparedRollout& r) {
+WorldCheckpoint WorldCheckpoint::take(const Data& d) {
+  WorldCheckpoint c;
+  c.x = d.x_W;
+  c.q = d.q_WB;
+  c.v = d.v_W;
+  c.w = d.w_W;
+  c.ctrl = d.ctrl;
+  c.lambda = d.lambda;
+  c.v_plus = d.v_plus;
+  c.contact_cache = d.contact_cache;
+  c.problem_prev_offset = d.problem_prev_offset;
+  c.time = d.time;
+  c.step = d.step;
+  return c;
+}
+
+void WorldCheckpoint::restore(Data& d) const {
+  d.x_W = x;
+  d.q_WB = q;
+  d.v_W = v;
+  d.w_W = w;
+  d.ctrl = ctrl;
+  d.lambda = lambda;
+  d.v_plus = v_plus;
+  d.contact_cache = contact_cache;
+  d.problem_prev_offset = problem_prev_offset;
+  d.time = time;
+  d.step = step;
+}
+
+size_t WorldCheckpoint::bytes() const {
+  return sizeof(WorldCheckpoint) + (x.size() + v.size() + w.size()) * sizeof(Vec3) + q.size() * sizeof(Quat) +
+         (ctrl.size() + lambda.size() + v_plus.size()) * sizeof(Real) + contact_cache.size() * sizeof(CachedContact);
+}
+
+void Rollout::record_step(PreparedRollout& r) {
+  r.sim.apply_scheduled_controls();
+  r.controls.apply(r.sim.data());
+  StepRecord rec;
+  rec.inputs = capture_inputs(r.sim.model(), r.sim.data());
+  r.sim.step(r.h);
+  rec.inputs.contacts = r.sim.data().contacts;  // found at q-, during the step
+  rec.lambda = r.sim.data().lambda;
+  records_.push_back(std::move(rec));
+}
+
+void Rollout::run(PreparedRollout& r, long checkpoint_interval) {
   check_differentiable(r.sim);
+  if (checkpoint_interval < 0) throw std::invalid_argument("checkpoint interval must be >= 0");
+  interval_ = checkpoint_interval;
+  steps_ = r.steps;
   records_.clear();
-  records_.reserve(r.steps);
+  checkpoints_.clear();
+  if (interval_ == 0) {
+    records_.reserve(r.steps);
+    for (long s = 0; s < r.steps; ++s) record_step(r);
+    return;
+  }
   for (long s = 0; s < r.steps; ++s) {
+    if (s % interval_ == 0) checkpoints_.push_back(WorldCheckpoint::take(r.sim.data()));
     r.sim.apply_scheduled_controls();
     r.controls.apply(r.sim.data());
-    StepRecord rec;
-    rec.inputs = capture_inputs(r.sim.model(), r.sim.data());
     r.sim.step(r.h);
-    rec.inputs.contacts = r.sim.data().contacts;  // found at q-, during the step
-    rec.lambda = r.sim.data().lambda;
-    records_.push_back(std::move(rec));
   }
 }
 
-GradientResult Rollout::gradient(const PreparedRollout& r, const Loss& loss, const std::vector<GradInput>& inputs,
+GradientResult Rollout::gradient(PreparedRollout& r, const Loss& loss, const std::vector<GradInput>& inputs,
                                  const StepAdjointOptions& options) {
   const Model& model = r.sim.model();
   const Data& final_state = r.sim.data();
@@ -75,7 +126,7 @@ GradientResult Rollout::gradient(const PreparedRollout& r, const Loss& loss, con
 
   GradientResult out;
   out.loss = loss.value(model, final_state);
-  out.steps = static_cast<long>(records_.size());
+  out.steps = steps_;
   std::vector<GradInput> params;
   std::vector<size_t> param_slot;
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -88,30 +139,59 @@ GradientResult Rollout::gradient(const PreparedRollout& r, const Loss& loss, con
   std::vector<BodyCotangent> after, before;
   loss.add_gradient(model, final_state, after);
   const int na = static_cast<int>(model.actuators.size());
-  std::vector<VecX> ctrl_bar(records_.size(), VecX::Zero(na));
+  std::vector<VecX> ctrl_bar(steps_, VecX::Zero(na));
   VecX param_bar = VecX::Zero(params.size());
   VelocityStepAdjoint adjoint;
   adjoint.options = options;
   StepProblem step;
-  for (long t = static_cast<long>(records_.size()) - 1; t >= 0; --t) {
-    const StepRecord& rec = records_[t];
-    step.capture(model, rec.inputs, scheme.options, recovery, r.h);
-    adjoint.backward(model, step, rec.lambda, after, params, before, ctrl_bar[t], param_bar);
-    if (adjoint.last_report().fell_back_to_exact) ++out.fallbacks;
-    after.swap(before);
+  // The initial state (after reset and hooks), kept before any replay.
+  std::vector<RigidState> initial_bodies(model.num_bodies());
+  for (int b = 0; b < model.num_bodies(); ++b) {
+    if (interval_ == 0 && !records_.empty()) {
+      initial_bodies[b] = records_.front().inputs.bodies[b];
+    } else if (!checkpoints_.empty()) {
+      const WorldCheckpoint& c = checkpoints_.front();
+      initial_bodies[b] = RigidState{c.x[b], c.q[b], c.v[b], c.w[b]};
+    } else {
+      initial_bodies[b] = RigidState{final_state.x_W[b], final_state.q_WB[b], final_state.v_W[b], final_state.w_W[b]};
+    }
+  }
+  size_t record_bytes = 0;
+  auto backward_over_records = [&](long first_step) {
+    size_t bytes = 0;
+    for (const StepRecord& rec : records_)
+      bytes += sizeof(StepRecord) + rec.inputs.bodies.size() * sizeof(RigidState) +
+               rec.inputs.ctrl.size() * sizeof(Real) + rec.inputs.contacts.size() * sizeof(Contact) +
+               rec.lambda.size() * sizeof(Real);
+    record_bytes = std::max(record_bytes, bytes);
+    for (long i = static_cast<long>(records_.size()) - 1; i >= 0; --i) {
+      const StepRecord& rec = records_[i];
+      step.capture(model, rec.inputs, scheme.options, recovery, r.h);
+      adjoint.backward(model, step, rec.lambda, after, params, before, ctrl_bar[first_step + i], param_bar);
+      if (adjoint.last_report().fell_back_to_exact) ++out.fallbacks;
+      after.swap(before);
+    }
+  };
+  if (interval_ == 0) {
+    backward_over_records(0);
+  } else {
+    for (long seg = static_cast<long>(checkpoints_.size()) - 1; seg >= 0; --seg) {
+      checkpoints_[seg].restore(r.sim.data());
+      records_.clear();
+      const long first = seg * interval_, count = std::min(interval_, steps_ - first);
+      for (long i = 0; i < count; ++i) record_step(r);
+      backward_over_records(first);
+    }
+    for (const WorldCheckpoint& c : checkpoints_) record_bytes += c.bytes();
   }
 
-  // The initial state as the first record holds it (after reset and hooks).
   Data initial;
   initial.init(model);
   for (int b = 0; b < model.num_bodies(); ++b) {
-    const RigidState& s = records_.empty() ? RigidState{final_state.x_W[b], final_state.q_WB[b], final_state.v_W[b],
-                                                        final_state.w_W[b]}
-                                           : records_.front().inputs.bodies[b];
-    initial.x_W[b] = s.x;
-    initial.q_WB[b] = s.q;
-    initial.v_W[b] = s.v;
-    initial.w_W[b] = s.w;
+    initial.x_W[b] = initial_bodies[b].x;
+    initial.q_WB[b] = initial_bodies[b].q;
+    initial.v_W[b] = initial_bodies[b].v;
+    initial.w_W[b] = initial_bodies[b].w;
   }
   out.gradient.assign(inputs.size(), 0.0);
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -119,26 +199,23 @@ GradientResult Rollout::gradient(const PreparedRollout& r, const Loss& loss, con
     if (in.kind == GradInput::Kind::Init) {
       out.gradient[i] = initial_state_gradient(in, model, initial, after);
     } else if (in.kind == GradInput::Kind::Control) {
-      for (size_t t = 0; t < records_.size(); ++t)
-        if (in.step < 0 || in.step == static_cast<long>(t)) out.gradient[i] += ctrl_bar[t][in.index];
+      for (long t = 0; t < steps_; ++t)
+        if (in.step < 0 || in.step == t) out.gradient[i] += ctrl_bar[t][in.index];
     }
   }
   for (size_t j = 0; j < params.size(); ++j) out.gradient[param_slot[j]] = param_bar[j];
 
-  for (const StepRecord& rec : records_)
-    out.record_bytes += sizeof(StepRecord) + rec.inputs.bodies.size() * sizeof(RigidState) +
-                        rec.inputs.ctrl.size() * sizeof(Real) + rec.inputs.contacts.size() * sizeof(Contact) +
-                        rec.lambda.size() * sizeof(Real);
+  out.record_bytes = record_bytes;
   return out;
 }
 
 GradientResult rollout_gradient(const RolloutSpec& spec, const std::string& loss_spec, const std::string& input_list,
-                                const StepAdjointOptions& options) {
+                                const StepAdjointOptions& options, long checkpoint_interval) {
   PreparedRollout r = prepare_rollout(spec);
   const Loss loss = Loss::parse(loss_spec, r.sim.model());
   const std::vector<GradInput> inputs = parse_grad_inputs(input_list, r.sim.model());
   Rollout rollout;
-  rollout.run(r);
+  rollout.run(r, checkpoint_interval);
   return rollout.gradient(r, loss, inputs, options);
 }
 

@@ -4,6 +4,14 @@
 // steps and the contacts, never with solver iterations. The backward pass runs
 // the step adjoint from the last step to the first (MATH.md D.5).
 //
+// Segment checkpointing (MATH.md D.5): with a checkpoint interval K > 0 the
+// forward pass keeps, instead of every step's record, the world's state every
+// K steps (bodies, time, controls, the previous impulses and contact cache that
+// warm-start the next solve). The backward pass replays each segment from its
+// checkpoint to regenerate its records; the replay is the same deterministic
+// computation, so the gradient is bit-identical to the plain pass. Memory:
+// T/K checkpoints plus K records, for one extra forward pass.
+//
 // Supported now: the velocity scheme with a hard law (desaxce, or
 // fischer_burmeister, whose solution is the same Coulomb law) and any solver
 // of it; other schemes and compliant or relaxed forward laws are refused with
@@ -37,21 +45,44 @@ struct GradientResult {
 // Throws std::invalid_argument when the rollout's parts have no adjoint.
 void check_differentiable(const Simulation& sim);
 
+// What a step's result depends on besides the model: restoring it into a
+// world and stepping reproduces the original steps bit for bit.
+struct WorldCheckpoint {
+  std::vector<Vec3> x, v, w;
+  std::vector<Quat> q;
+  std::vector<Real> ctrl, lambda, v_plus;
+  std::vector<CachedContact> contact_cache;
+  int problem_prev_offset = -1;
+  Real time = 0;
+  long step = 0;
+  static WorldCheckpoint take(const Data& data);
+  void restore(Data& data) const;
+  size_t bytes() const;
+};
+
 class Rollout {
  public:
-  // Forward pass of a prepared rollout, recording every step.
-  void run(PreparedRollout& rollout);
+  // Forward pass of a prepared rollout, recording every step (interval 0) or
+  // keeping a checkpoint every `checkpoint_interval` steps.
+  void run(PreparedRollout& rollout, long checkpoint_interval = 0);
   // Loss and its gradient with respect to `inputs` (parsed against the same model).
-  GradientResult gradient(const PreparedRollout& rollout, const Loss& loss, const std::vector<GradInput>& inputs,
+  // With checkpoints, the segments are replayed in `rollout`'s simulation
+  // (whose state is then that of a replay, not the final one).
+  GradientResult gradient(PreparedRollout& rollout, const Loss& loss, const std::vector<GradInput>& inputs,
                           const StepAdjointOptions& options);
   const std::vector<StepRecord>& records() const { return records_; }
 
  private:
+  void record_step(PreparedRollout& r);
   std::vector<StepRecord> records_;
+  long interval_ = 0;
+  long steps_ = 0;
+  std::vector<WorldCheckpoint> checkpoints_;
 };
 
 // Convenience: prepare, run and differentiate.
 GradientResult rollout_gradient(const RolloutSpec& spec, const std::string& loss,
-                                const std::string& inputs, const StepAdjointOptions& options);
+                                const std::string& inputs, const StepAdjointOptions& options,
+                                long checkpoint_interval = 0);
 
 }  // namespace contactlab

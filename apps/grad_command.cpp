@@ -80,6 +80,7 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
   RolloutSpec spec;
   std::string loss, wrt;
   bool profile = false;
+  long checkpoint = 0;
   GradCheckOptions check_options;
   check_options.tolerance = 1e-2;
   po::options_description opts(std::string(name) + " SCENE --loss LOSS " + (check ? "--wrt LIST" : "[--wrt LIST]") +
@@ -88,6 +89,8 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
       ("loss", po::value(&loss), "final:BODY.FIELD, sumsq:BODY.pos=X,Y,Z, scaled a*TERM, summed with +")
       ("wrt", po::value(&wrt), "comma-separated inputs: init:BODY.FIELD, param:geom.NAME.friction, "
                                "param:body.NAME.mass, param:actuator.NAME.kp|kv, ctrl:ACTUATOR[@STEP]")
+      ("checkpoint", po::value(&checkpoint)->default_value(0),
+       "keep the world's state every K steps and replay segments backward (0: record every step)")
       ("profile", po::bool_switch(&profile), "print forward and backward wall times and the step records' memory to stderr");
   if (check)
     opts.add_options()("eps", po::value(&check_options.eps)->default_value(check_options.eps),
@@ -133,7 +136,7 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
     const std::vector<GradInput> inputs = parse_grad_inputs(wrt, r.sim.model());
     Rollout rollout;
     const auto t0 = std::chrono::steady_clock::now();
-    rollout.run(r);
+    rollout.run(r, checkpoint);
     const auto t1 = std::chrono::steady_clock::now();
     const GradientResult g = rollout.gradient(r, parsed_loss, inputs, adjoint);
     const auto t2 = std::chrono::steady_clock::now();
