@@ -173,6 +173,32 @@ TEST_CASE("gradients: the central-path rollout gradient tends to the exact one a
   CHECK(std::abs(exact.gradient[0]) > 1e-4);  // guard: the push acts (h / m = 1e-3)
 }
 
+TEST_CASE("gradients: position servo gains and an active joint limit") {
+  // cart_pole with a position servo added on the hinge (kp 30, kv 3): gains and
+  // its control. Measured <= 2.6e-7; bound 1e-5.
+  std::ifstream in(std::string(CONTACTLAB_SCENE_DIR) + "/cart_pole.xml");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string xml = text.str();
+  const std::string motor = "<motor name=\"slide_motor\"";
+  REQUIRE(xml.find(motor) != std::string::npos);
+  xml.insert(xml.find(motor), "<position name=\"hold\" joint=\"hinge\" kp=\"30\" kv=\"3\"/>\n    ");
+  const std::string path = "/tmp/contactlab_test_cart_pole_servo.xml";
+  std::ofstream(path) << xml;
+  RolloutSpec servo = scene(path);
+  servo.steps = 50;
+  check(servo, "final:pole.px + final:cart.vx", "param:actuator.hold.kp,param:actuator.hold.kv,ctrl:hold,ctrl:slide_motor",
+        1e-5);
+  std::remove(path.c_str());
+  // The cart driven into its slide limit (x = 2 m) by a constant 15 N: the limit
+  // row is active for the last 0.5 s. Measured <= 1.6e-6; bound 1e-4.
+  RolloutSpec limit = scene("cart_pole");
+  limit.steps = 250;
+  limit.ctrls = {"slide_motor=15"};
+  check(limit, "final:cart.px + final:pole.px + final:cart.vx",
+        "init:cart.vx,init:pole.wy,ctrl:slide_motor@10,param:body.cart.mass", 1e-4);
+}
+
 TEST_CASE("gradients: the truncated pull-back drops contact geometry only") {
   StepAdjointOptions truncated;
   truncated.truncated = true;
