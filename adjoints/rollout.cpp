@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "adjoints/backward_euler_step_adjoint.hpp"
+#include "core/backward_euler_scheme.hpp"
+
 namespace contactlab {
 
 namespace {
@@ -41,9 +44,9 @@ Real initial_state_gradient(const GradInput& in, const Model& model, const Data&
 }  // namespace
 
 void check_differentiable(const Simulation& sim) {
-  if (!dynamic_cast<const VelocityScheme*>(&sim.scheme()))
+  if (!dynamic_cast<const VelocityScheme*>(&sim.scheme()) && !dynamic_cast<const BackwardEulerScheme*>(&sim.scheme()))
     throw std::invalid_argument("gradients: scheme '" + sim.scheme().name() +
-                                "' has no adjoint yet (supported: velocity)");
+                                "' has no adjoint yet (supported: velocity, backward_euler)");
   const std::string law = sim.contact_model().name();
   if (law != "desaxce" && law != "fischer_burmeister")
     throw std::invalid_argument("gradients: contact law '" + law +
@@ -94,6 +97,8 @@ void Rollout::record_step(PreparedRollout& r) {
   r.sim.step(r.h);
   rec.inputs.contacts = r.sim.data().contacts;  // found at q-, during the step
   rec.lambda = r.sim.data().lambda;
+  if (dynamic_cast<const BackwardEulerScheme*>(&r.sim.scheme()))
+    rec.after = capture_inputs(r.sim.model(), r.sim.data()).bodies;
   records_.push_back(std::move(rec));
 }
 
@@ -121,8 +126,10 @@ GradientResult Rollout::gradient(PreparedRollout& r, const Loss& loss, const std
                                  const StepAdjointOptions& options) {
   const Model& model = r.sim.model();
   const Data& final_state = r.sim.data();
-  const auto& scheme = dynamic_cast<const VelocityScheme&>(r.sim.scheme());
-  const Real recovery = r.sim.contact_model().penetration_recovery(scheme.options.contact_baumgarte);
+  const auto* velocity = dynamic_cast<const VelocityScheme*>(&r.sim.scheme());
+  const auto* implicit = dynamic_cast<const BackwardEulerScheme*>(&r.sim.scheme());
+  const Real recovery =
+      velocity ? r.sim.contact_model().penetration_recovery(velocity->options.contact_baumgarte) : Real(0);
 
   GradientResult out;
   out.loss = loss.value(model, final_state);
@@ -143,6 +150,8 @@ GradientResult Rollout::gradient(PreparedRollout& r, const Loss& loss, const std
   VecX param_bar = VecX::Zero(params.size());
   VelocityStepAdjoint adjoint;
   adjoint.options = options;
+  BackwardEulerStepAdjoint implicit_adjoint;
+  implicit_adjoint.options = options;
   StepProblem step;
   // The initial state (after reset and hooks), kept before any replay.
   std::vector<RigidState> initial_bodies(model.num_bodies());
@@ -160,15 +169,21 @@ GradientResult Rollout::gradient(PreparedRollout& r, const Loss& loss, const std
   auto backward_over_records = [&](long first_step) {
     size_t bytes = 0;
     for (const StepRecord& rec : records_)
-      bytes += sizeof(StepRecord) + rec.inputs.bodies.size() * sizeof(RigidState) +
+      bytes += sizeof(StepRecord) + (rec.inputs.bodies.size() + rec.after.size()) * sizeof(RigidState) +
                rec.inputs.ctrl.size() * sizeof(Real) + rec.inputs.contacts.size() * sizeof(Contact) +
                rec.lambda.size() * sizeof(Real);
     record_bytes = std::max(record_bytes, bytes);
     for (long i = static_cast<long>(records_.size()) - 1; i >= 0; --i) {
       const StepRecord& rec = records_[i];
-      step.capture(model, rec.inputs, scheme.options, recovery, r.h);
-      adjoint.backward(model, step, rec.lambda, after, params, before, ctrl_bar[first_step + i], param_bar);
-      if (adjoint.last_report().fell_back_to_exact) ++out.fallbacks;
+      if (implicit) {
+        implicit_adjoint.backward(model, r.sim.contact_model(), implicit->options, r.h, rec.inputs, rec.lambda,
+                                  rec.after, after, params, before, ctrl_bar[first_step + i], param_bar);
+        if (implicit_adjoint.last_report().fell_back_to_exact) ++out.fallbacks;
+      } else {
+        step.capture(model, rec.inputs, velocity->options, recovery, r.h);
+        adjoint.backward(model, step, rec.lambda, after, params, before, ctrl_bar[first_step + i], param_bar);
+        if (adjoint.last_report().fell_back_to_exact) ++out.fallbacks;
+      }
       after.swap(before);
     }
   };

@@ -14,8 +14,9 @@
 //
 // Supported now: the velocity scheme with a hard law (desaxce, or
 // fischer_burmeister, whose solution is the same Coulomb law) and any solver
-// of it; other schemes and compliant or relaxed forward laws are refused with
-// a message (their adjoints are not written yet).
+// of it, and backward Euler (fischer_burmeister + newton); quasi_dynamic and
+// the compliant or relaxed forward laws are refused with a message (their
+// adjoints are not written yet).
 #pragma once
 
 #include <string>
@@ -31,7 +32,8 @@ namespace contactlab {
 
 struct StepRecord {
   StepInputs inputs;
-  std::vector<Real> lambda;  // converged impulses, rows of the step's problem
+  std::vector<Real> lambda;       // converged impulses, rows of the step's problem
+  std::vector<RigidState> after;  // backward Euler only: the state the step produced
 };
 
 struct GradientResult {

@@ -119,7 +119,7 @@ void VelocityStepAdjoint::backward(const Model& model, StepProblem& step, const 
   }
 
   // ---- 5. pull-back through the step's data by central differences ----
-  const Real eps = options.pullback_step;
+  const Real eps = options.step_for(1e-8);
   const int rows_begin = ybar.rows_at() + 12 * off, rows_end = ybar.bias_at();
   auto column_dot = [&](bool state_column) {
     if (yplus_.size() != ybar.size() || yminus_.size() != ybar.size())

@@ -28,7 +28,12 @@ namespace contactlab {
 
 struct StepAdjointOptions {
   SensitivityOptions sensitivity;
-  Real pullback_step = 1e-8;  // central-difference step of the pull-back (state units, rad, parameter units)
+  // Central-difference step of the pull-back (state units, rad, parameter
+  // units); 0: automatic, 1e-8 for the velocity scheme (below the 1e-6 m
+  // contact slop, whose kink a larger step straddles), 1e-6 for backward Euler
+  // (no slop; M^-1 up to 1e4 on a light body amplifies a smaller step's rounding).
+  Real pullback_step = 0;
+  Real step_for(Real automatic) const { return pullback_step > 0 ? pullback_step : automatic; }
   bool truncated = false;     // hold contact geometry fixed within the step (Ostrich §IV-D)
 };
 

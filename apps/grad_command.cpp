@@ -59,7 +59,7 @@ void apply_adjoint_setting(const std::string& kv, StepAdjointOptions& o) {
                                 "' (adjoint keys: sensitivity, rho, delta, pullback, pullback_step)");
   }
   o.sensitivity.Validate();
-  if (!(o.pullback_step > 0)) throw std::invalid_argument("adjoint.pullback_step must be > 0");
+  if (!(o.pullback_step >= 0)) throw std::invalid_argument("adjoint.pullback_step must be >= 0 (0: automatic)");
 }
 
 // Without --wrt: every moving body's initial position and velocity, and every control.

@@ -70,6 +70,25 @@ RolloutSpec scene(const std::string& name, const std::string& solver = "padmm", 
 
 }  // namespace
 
+namespace {
+// The flat-ground pallet of the sticking-wheels case, written to a temporary file.
+std::string flat_pallet_file() {
+  std::ifstream in(std::string(CONTACTLAB_SCENE_DIR) + "/wheeled_pallet.xml");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string xml = text.str();
+  const auto step_geom = xml.find("<geom name=\"step\"");
+  REQUIRE(step_geom != std::string::npos);
+  xml.erase(step_geom, xml.find("/>", step_geom) + 2 - step_geom);
+  const std::string lifted = "<body name=\"chassis\" pos=\"0 0 0.36\">";
+  REQUIRE(xml.find(lifted) != std::string::npos);
+  xml.replace(xml.find(lifted), lifted.size(), "<body name=\"chassis\" pos=\"0 0 0.35\">");
+  const std::string path = "/tmp/contactlab_test_pallet_flat.xml";
+  std::ofstream(path) << xml;
+  return path;
+}
+}  // namespace
+
 TEST_CASE("gradients: a ballistic flight is differentiated to rounding") {
   // 20 steps of 10 ms from 1 m: no contact; d(z + 3 vz)/d vz0 = N h + 3 = 3.2 exactly.
   RolloutSpec s = scene("bouncing_ball");
@@ -129,18 +148,7 @@ TEST_CASE("gradients: wheeled_pallet's wheels under sticking contact over 1 s") 
   // z = 0.35 so the wheels touch) and drives at 3 rad/s for 100 steps of 10 ms:
   // line contacts of three cylinders, hinges, velocity servos. Ostrich reports
   // <= 0.4 % here; measured <= 3.4e-4 (the servo gain; others <= 6e-6). Bound 1e-3.
-  std::ifstream in(std::string(CONTACTLAB_SCENE_DIR) + "/wheeled_pallet.xml");
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string xml = text.str();
-  const auto step_geom = xml.find("<geom name=\"step\"");
-  REQUIRE(step_geom != std::string::npos);
-  xml.erase(step_geom, xml.find("/>", step_geom) + 2 - step_geom);
-  const std::string lifted = "<body name=\"chassis\" pos=\"0 0 0.36\">";
-  REQUIRE(xml.find(lifted) != std::string::npos);
-  xml.replace(xml.find(lifted), lifted.size(), "<body name=\"chassis\" pos=\"0 0 0.35\">");
-  const std::string path = "/tmp/contactlab_test_pallet_flat.xml";
-  std::ofstream(path) << xml;
+  const std::string path = flat_pallet_file();
   RolloutSpec s = scene(path);
   s.steps = 100;
   check(s, "final:chassis.px + final:chassis.vx + final:wheel_left.wy",
@@ -171,6 +179,46 @@ TEST_CASE("gradients: the central-path rollout gradient tends to the exact one a
   }
   CHECK(previous < 1e-3 * std::abs(exact.gradient[0]));
   CHECK(std::abs(exact.gradient[0]) > 1e-4);  // guard: the push acts (h / m = 1e-3)
+}
+
+
+TEST_CASE("gradients: backward Euler (Ostrich's scheme), joints and sticking wheels at large steps") {
+  // The step adjoint of adjoints/backward_euler_step_adjoint.hpp, fischer_burmeister
+  // + newton solved to 1e-11 (64 iterations) so that finite differences of the
+  // forward are derivatives; at Newton's default budget they are noisy at ~1e-3.
+  auto be = [](const std::string& scene_name, double dt) {
+    RolloutSpec s;
+    s.scene = scene_name;
+    s.scheme = "backward_euler";
+    s.contact = "fischer_burmeister";
+    s.solver = "newton";
+    s.dt = dt;
+    s.sets = {"solver.tolerance=1e-11", "solver.newton_iterations=64", "solver.pcr_iterations=32"};
+    return s;
+  };
+  // Pendulum (1e-4 kg m^2 bob on a 1 m lever), 30 steps at 10 and 100 ms:
+  // measured <= 7e-7. Bound 1e-5.
+  for (double dt : {0.01, 0.1}) {
+    CAPTURE(dt);
+    RolloutSpec s = be("pendulum", dt);
+    s.steps = 30;
+    check(s, "final:pole.px + final:pole.vz", "init:pole.vx,init:pole.wy", 1e-5);
+  }
+  // cart_pole at 50 ms: measured <= 2.4e-7. Bound 1e-5.
+  RolloutSpec cart = be("cart_pole", 0.05);
+  cart.steps = 30;
+  check(cart, "final:pole.px + final:cart.vx", "init:cart.vx,ctrl:slide_motor,param:body.cart.mass", 1e-5);
+  // The pallet on flat ground with sticking wheels over 1 s at h = 0.1 and
+  // 0.05 s (Ostrich: <= 0.4 %): measured <= 6.4e-5. Bound 1e-3.
+  const std::string path = flat_pallet_file();
+  for (double dt : {0.1, 0.05}) {
+    CAPTURE(dt);
+    RolloutSpec s = be(path, dt);
+    s.duration = 1;
+    check(s, "final:chassis.px + final:chassis.vx + final:wheel_left.wy",
+          "init:chassis.vx,param:body.chassis.mass,ctrl:drive_left,param:geom.floor.friction", 1e-3);
+  }
+  std::remove(path.c_str());
 }
 
 TEST_CASE("gradients: position servo gains and an active joint limit") {
@@ -250,12 +298,12 @@ TEST_CASE("gradients: step records hold no solver iterations") {
 }
 
 TEST_CASE("gradients: refused where no adjoint exists") {
-  RolloutSpec be;
-  be.scene = "pendulum";
-  be.scheme = "backward_euler";
-  be.contact = "fischer_burmeister";
-  be.solver = "newton";
-  CHECK_THROWS_WITH_AS(rollout_gradient(be, "final:pole.px", "init:pole.vx", {}), doctest::Contains("no adjoint yet"),
+  RolloutSpec qd;
+  qd.scene = "pendulum";
+  qd.scheme = "quasi_dynamic";
+  qd.contact = "ccp";
+  qd.solver = "convex_newton";
+  CHECK_THROWS_WITH_AS(rollout_gradient(qd, "final:pole.px", "init:pole.vx", {}), doctest::Contains("no adjoint yet"),
                        std::invalid_argument);
   RolloutSpec ccp;
   ccp.scene = "box_ramp";

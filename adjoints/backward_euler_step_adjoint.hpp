@@ -1,0 +1,69 @@
+// Reverse mode through one backward-Euler step (core/backward_euler_scheme.hpp;
+// Ostrich's scheme, MATH.md A.1, D.1 in this code's variables).
+//
+// The step's solution (delta*, lambda*) satisfies, with x the inputs (state
+// before the step, controls, parameters):
+//   E(delta, lambda; x) = delta - M^-1 J_d(q+)^T lambda = 0          (dynamics)
+//   sigma = W(delta, lambda; x) = w(q+, u+) + R lambda                (row values)
+//   the contact law on (lambda, sigma),   u+ = u_free(x) + delta.
+// Eliminating delta around the solution gives a local problem in lambda,
+//   d sigma = A d lambda + B dx,  A = W_lambda - W_delta E_delta^-1 E_lambda,
+//   B = W_x - W_delta E_delta^-1 E_x,
+// whose law is linearised by the local sensitivity (exact, Signorini-relaxed or
+// central path, adjoints/local_sensitivity.hpp). E_delta includes the
+// derivative of J(q+)^T lambda with respect to u+ (the term Newton drops).
+// E_delta, W_delta and the x-derivatives are central differences of the
+// scheme's own row evaluation (core/backward_euler_rows.hpp) at the recorded
+// solution, with the step's contact set carried by ContactMotion; E_lambda and
+// W_lambda are exact. Reverse: with u+_bar from the state after the step,
+//   z = -E_delta^-T u+_bar,  lambda_bar = E_lambda^T z,  b_bar = VJP(lambda_bar),
+//   x_bar = (z - E_delta^-T W_delta^T b_bar)^T E_x + u_free_x^T u+_bar + W_x^T b_bar.
+#pragma once
+
+#include <vector>
+
+#include "adjoints/grad_inputs.hpp"
+#include "adjoints/local_sensitivity.hpp"
+#include "adjoints/loss.hpp"
+#include "adjoints/step_problem.hpp"
+#include "adjoints/velocity_step_adjoint.hpp"
+#include "contact_models/contact_model.hpp"
+#include "core/backward_euler_rows.hpp"
+#include "core/backward_euler_scheme.hpp"
+
+namespace contactlab {
+
+class BackwardEulerStepAdjoint {
+ public:
+  // `inputs`: the step's recorded inputs (state at q-, controls, contacts);
+  // `lambda`: its impulses; `after`: the state it produced (u+ = u_free + delta*).
+  void backward(const Model& model, const ContactModel& law, const BackwardEulerOptions& scheme, Real h,
+                const StepInputs& inputs, const std::vector<Real>& lambda, const std::vector<RigidState>& after,
+                const std::vector<BodyCotangent>& after_bar, const std::vector<GradInput>& params,
+                std::vector<BodyCotangent>& before_bar, VecX& ctrl_bar, VecX& param_bar);
+  StepAdjointOptions options;
+  const SensitivityReport& last_report() const { return sensitivity_.report(); }
+
+ private:
+  struct Evaluation {
+    VecX E, W, u_free;
+  };
+  // Everything at inputs perturbed by dx (12 per body, may be null) and ctrl
+  // (may be null), for `model`, at (delta, lambda).
+  void evaluate(const Model& model, const Real* dx, const Real* ctrl, const VecX& delta, const VecX& lambda,
+                Evaluation& out);
+
+  const ContactModel* law_ = nullptr;
+  BackwardEulerOptions scheme_;
+  Real h_ = 0;
+  const StepInputs* inputs_ = nullptr;
+  ContactMotion motion_;
+  Data base_;
+  bool base_ready_ = false;
+  BackwardEulerRows rows_;
+  ConstraintProblem at_;       // the problem with J_d rows, for M^-1 J^T products
+  std::vector<ConstraintRow> jd_;
+  LocalSensitivity sensitivity_;
+};
+
+}  // namespace contactlab
