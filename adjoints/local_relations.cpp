@@ -23,6 +23,11 @@ struct Block {
   Vec3 l, v;          // lambda_k, sigma_k
   Real slip;          // |sigma_t|
   Eigen::Vector2d d;  // sigma_t/|sigma_t| (0 where sigma_t = 0)
+  bool desaxce;       // sigma^ = sigma + Gamma(sigma); else sigma^ = sigma (convex law)
+  // The shifted velocity in K_mu*, and the normal "gap" g = sigma^_n - mu |sigma_t|
+  // that vanishes on sticking and sliding contacts (de Saxce: g = sigma_n).
+  Real shift() const { return desaxce ? mu * slip : Real(0); }
+  Real gap() const { return desaxce ? v[0] : v[0] - mu * slip; }  // no cancellation for de Saxce
 };
 
 Block block_at(const LocalProblem& pr, int k, const VecX& lambda, const VecX& sigma) {
@@ -34,7 +39,16 @@ Block block_at(const LocalProblem& pr, int k, const VecX& lambda, const VecX& si
   b.v = sigma.segment<3>(b.o);
   b.slip = b.v.tail<2>().norm();
   b.d = b.slip > 0 ? Eigen::Vector2d(b.v.tail<2>() / b.slip) : Eigen::Vector2d::Zero();
+  b.desaxce = pr.desaxce;
   return b;
+}
+
+// d g = d sigma_n - (convex: mu d^T d sigma_t + |sigma_t| d mu), scaled by `factor`, into row r.
+void add_gap_partials(const Block& b, int r, Real factor, Linearisation& out) {
+  out.C_sigma(r, b.o) += factor;
+  if (b.desaxce) return;
+  out.C_sigma.block<1, 2>(r, b.o + 1) -= factor * b.mu * b.d.transpose();
+  out.C_mu(r, b.k) -= factor * b.slip;
 }
 
 // Rows t of the exact law in `mode` (the normal row is the caller's).
@@ -94,7 +108,7 @@ Modes detect_modes(const LocalProblem& pr, const VecX& lambda, const VecX& sigma
   for (int k = 0; k < pr.num_contacts; ++k) {
     const Block b = block_at(pr, k, lambda, sigma);
     const Real c = natural_step(pr, b.o);
-    const Real xn = b.l[0] - c * (b.v[0] + b.mu * b.slip);
+    const Real xn = b.l[0] - c * (b.v[0] + b.shift());
     const Real xt = (b.l.tail<2>() - c * b.v.tail<2>()).norm();
     if (b.mu * xt <= -xn)
       m.contact[k] = ContactMode::Separating;  // polar first: mu = 0 as cone::project_primal
@@ -145,7 +159,7 @@ void evaluate(SensitivityKind kind, const LocalProblem& pr, const Modes& modes, 
     const int o = b.o, t = o + 1;
     if (kind == SensitivityKind::CentralPath) {
       const Real mu2 = b.mu * b.mu;
-      const Vec3 sh(b.v[0] + b.mu * b.slip, b.v[1], b.v[2]);  // sigma^
+      const Vec3 sh(b.v[0] + b.shift(), b.v[1], b.v[2]);  // sigma^
       Vec3 w;
       soc_smoothing::scaled_jordan(b.mu, b.l.data(), sh.data(), w.data());
       out.residual.segment<3>(o) = w - Vec3(rho, 0, 0);
@@ -154,26 +168,31 @@ void evaluate(SensitivityKind kind, const LocalProblem& pr, const Modes& modes, 
       Cl << sh[0], sh[1], sh[2], mu2 * sh[1], sh[0], 0, mu2 * sh[2], 0, sh[0];
       W << b.l[0], b.l[1], b.l[2], b.l[1], mu2 * b.l[0], 0, b.l[2], 0, mu2 * b.l[0];
       Mat3 Cs = W;  // W (I + dGamma/dsigma): the t columns gain mu W(:, n) d^T
-      Cs.block<3, 2>(0, 1) += b.mu * W.col(0) * b.d.transpose();
+      if (b.desaxce) Cs.block<3, 2>(0, 1) += b.mu * W.col(0) * b.d.transpose();
       out.C_lambda.block<3, 3>(o, o) = Cl;
       out.C_sigma.block<3, 3>(o, o) = Cs;
-      out.C_mu(o, k) = b.l[0] * b.slip;
-      out.C_mu.block<2, 1>(t, k) = 2 * b.mu * b.l[0] * b.v.tail<2>() + b.slip * b.l.tail<2>();
+      // dw/dmu: the scaled Jordan product's own mu, and (de Saxce) the shift's.
+      out.C_mu.block<2, 1>(t, k) = 2 * b.mu * b.l[0] * b.v.tail<2>();
+      if (b.desaxce) {
+        out.C_mu(o, k) = b.l[0] * b.slip;
+        out.C_mu.block<2, 1>(t, k) += b.slip * b.l.tail<2>();
+      }
       continue;
     }
     // Normal row.
-    if (kind == SensitivityKind::Signorini) {  // lambda_n sigma_n = rho
-      out.residual[o] = b.l[0] * b.v[0] - rho;
-      out.C_lambda(o, o) = b.v[0];
-      out.C_sigma(o, o) = b.l[0];
-      out.scale[o] = rho + std::abs(b.l[0] * b.v[0]);
+    const Real g = b.gap();
+    if (kind == SensitivityKind::Signorini) {  // lambda_n g = rho
+      out.residual[o] = b.l[0] * g - rho;
+      out.C_lambda(o, o) = g;
+      add_gap_partials(b, o, b.l[0], out);
+      out.scale[o] = rho + std::abs(b.l[0] * g);
     } else if (mode == ContactMode::Separating) {
       out.residual[o] = b.l[0];
       out.C_lambda(o, o) = 1;
       out.scale[o] = s.impulse;
-    } else {  // sticking, sliding: sigma_n = 0
-      out.residual[o] = b.v[0];
-      out.C_sigma(o, o) = 1;
+    } else {  // sticking, sliding: g = 0 (de Saxce: sigma_n = 0; convex: sigma_n = mu |sigma_t|)
+      out.residual[o] = g;
+      add_gap_partials(b, o, 1, out);
       out.scale[o] = s.velocity;
     }
     tangential_exact(mode, b, s, out);
@@ -188,7 +207,7 @@ bool interior(SensitivityKind kind, const LocalProblem& pr, const VecX& lambda, 
   }
   for (int k = 0; k < pr.num_contacts; ++k) {
     const Block b = block_at(pr, k, lambda, sigma);
-    if (!(b.l[0] > 0 && b.v[0] > 0)) return false;
+    if (!(b.l[0] > 0 && b.gap() > 0)) return false;
     if (kind != SensitivityKind::CentralPath) continue;
     const Real lt = b.l.tail<2>().norm();
     if (b.mu > 0 ? !(lt < b.mu * b.l[0]) : !(lt <= 1e-12 * b.l[0])) return false;

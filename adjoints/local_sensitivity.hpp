@@ -75,6 +75,10 @@ struct LocalProblem {
   VecX b;   // (m) free velocity incl. bias, m/s
   VecX mu;  // (num_contacts) friction coefficients
   int num_bilateral = 0, num_limit = 0, num_contacts = 0;
+  // true: de Saxce's law (sigma^ = sigma + Gamma(sigma) in K_mu*); false: the
+  // plain cone complementarity K_mu ∋ lambda ⊥ sigma ∈ K_mu* of a convex law
+  // (ccp), whose sliding contacts glide: sigma_n = mu |sigma_t| > 0.
+  bool desaxce = true;
 
   int num_rows() const { return num_bilateral + num_limit + 3 * num_contacts; }
   int contact_offset() const { return num_bilateral + num_limit; }

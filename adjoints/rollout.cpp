@@ -48,10 +48,10 @@ void check_differentiable(const Simulation& sim) {
     throw std::invalid_argument("gradients: scheme '" + sim.scheme().name() +
                                 "' has no adjoint yet (supported: velocity, backward_euler)");
   const std::string law = sim.contact_model().name();
-  if (law != "desaxce" && law != "fischer_burmeister")
+  if (law != "desaxce" && law != "fischer_burmeister" && law != "central_path" && law != "ccp")
     throw std::invalid_argument("gradients: contact law '" + law +
-                                "' has no adjoint yet (supported: desaxce, fischer_burmeister; the relaxed "
-                                "sensitivities are chosen with --set adjoint.sensitivity=...)");
+                                "' has no adjoint yet (supported: desaxce, fischer_burmeister, central_path, ccp; the "
+                                "relaxed sensitivities are chosen with --set adjoint.sensitivity=...)");
 }
 
 WorldCheckpoint WorldCheckpoint::take(const Data& d) {
@@ -148,10 +148,17 @@ GradientResult Rollout::gradient(PreparedRollout& r, const Loss& loss, const std
   const int na = static_cast<int>(model.actuators.size());
   std::vector<VecX> ctrl_bar(steps_, VecX::Zero(na));
   VecX param_bar = VecX::Zero(params.size());
+  // A relaxed forward law is differentiated at its own relaxed point: the
+  // central-path sensitivity with the law's rho (Newton starts at that point).
+  StepAdjointOptions effective = options;
+  if (r.sim.contact_model().name() == "central_path" && r.sim.contact_model().complementarity_target() > 0) {
+    effective.sensitivity.kind = SensitivityKind::CentralPath;
+    effective.sensitivity.rho = r.sim.contact_model().complementarity_target();
+  }
   VelocityStepAdjoint adjoint;
-  adjoint.options = options;
+  adjoint.options = effective;
   BackwardEulerStepAdjoint implicit_adjoint;
-  implicit_adjoint.options = options;
+  implicit_adjoint.options = effective;
   StepProblem step;
   // The initial state (after reset and hooks), kept before any replay.
   std::vector<RigidState> initial_bodies(model.num_bodies());
@@ -181,7 +188,8 @@ GradientResult Rollout::gradient(PreparedRollout& r, const Loss& loss, const std
         if (implicit_adjoint.last_report().fell_back_to_exact) ++out.fallbacks;
       } else {
         step.capture(model, rec.inputs, velocity->options, recovery, r.h);
-        adjoint.backward(model, step, rec.lambda, after, params, before, ctrl_bar[first_step + i], param_bar);
+        adjoint.backward(model, r.sim.contact_model(), step, rec.lambda, after, params, before, ctrl_bar[first_step + i],
+                         param_bar);
         if (adjoint.last_report().fell_back_to_exact) ++out.fallbacks;
       }
       after.swap(before);

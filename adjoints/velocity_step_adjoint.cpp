@@ -10,7 +10,8 @@ Vec6 twist_at(const VecX& u, int b) { return b < 0 ? Vec6::Zero().eval() : Vec6(
 
 }  // namespace
 
-void VelocityStepAdjoint::backward(const Model& model, StepProblem& step, const std::vector<Real>& lambda_in,
+void VelocityStepAdjoint::backward(const Model& model, const ContactModel& law, StepProblem& step,
+                                   const std::vector<Real>& lambda_in,
                                    const std::vector<BodyCotangent>& after, const std::vector<GradInput>& params,
                                    std::vector<BodyCotangent>& before, VecX& ctrl_bar, VecX& param_bar) {
   const int nb = model.num_bodies();
@@ -75,7 +76,14 @@ void VelocityStepAdjoint::backward(const Model& model, StepProblem& step, const 
   }
 
   // ---- 3. the solve: local sensitivity VJP ----
-  const LocalProblem local = from_constraint_problem(p);
+  LocalProblem local = from_constraint_problem(p);
+  if (law.is_convex()) {
+    // ccp: plain cone complementarity on v+ = (D + R_law) lambda + v_free.
+    local.desaxce = false;
+    std::vector<Real> R_law(3 * nc, 0.0);
+    law.contact_compliance(p.mu.data(), nc, R_law.data());
+    for (int i = 0; i < 3 * nc; ++i) local.A(off + i, off + i) += R_law[i];
+  }
   sensitivity_.linearise(local, lambda, options.sensitivity);
   VecX b_bar, mu_bar;
   MatX A_bar;

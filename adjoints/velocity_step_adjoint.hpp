@@ -23,6 +23,7 @@
 #include "adjoints/local_sensitivity.hpp"
 #include "adjoints/loss.hpp"
 #include "adjoints/step_problem.hpp"
+#include "contact_models/contact_model.hpp"
 
 namespace contactlab {
 
@@ -39,11 +40,13 @@ struct StepAdjointOptions {
 
 class VelocityStepAdjoint {
  public:
-  // `after`: cotangent of the state after the step (per body). Writes the
+  // `law`: the forward law (de Saxce-type laws, or a convex one: ccp, whose
+  // contact compliance is part of the local problem). `after`: cotangent of
+  // the state after the step (per body). Writes the
   // cotangent of the state before it into `before`, adds the step's control
   // cotangents into ctrl_bar (na) and the parameters' into param_bar (one per
   // entry of `params`, which must be parameter inputs).
-  void backward(const Model& model, StepProblem& step, const std::vector<Real>& lambda,
+  void backward(const Model& model, const ContactModel& law, StepProblem& step, const std::vector<Real>& lambda,
                 const std::vector<BodyCotangent>& after, const std::vector<GradInput>& params,
                 std::vector<BodyCotangent>& before, VecX& ctrl_bar, VecX& param_bar);
   StepAdjointOptions options;
