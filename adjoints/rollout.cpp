@@ -5,6 +5,7 @@
 
 #include "adjoints/backward_euler_step_adjoint.hpp"
 #include "core/backward_euler_scheme.hpp"
+#include "core/quasi_dynamic_scheme.hpp"
 
 namespace contactlab {
 
@@ -44,9 +45,11 @@ Real initial_state_gradient(const GradInput& in, const Model& model, const Data&
 }  // namespace
 
 void check_differentiable(const Simulation& sim) {
-  if (!dynamic_cast<const VelocityScheme*>(&sim.scheme()) && !dynamic_cast<const BackwardEulerScheme*>(&sim.scheme()))
-    throw std::invalid_argument("gradients: scheme '" + sim.scheme().name() +
-                                "' has no adjoint yet (supported: velocity, backward_euler)");
+  const Scheme& s = sim.scheme();
+  if (!dynamic_cast<const VelocityScheme*>(&s) && !dynamic_cast<const BackwardEulerScheme*>(&s) &&
+      !dynamic_cast<const QuasiDynamicScheme*>(&s))
+    throw std::invalid_argument("gradients: scheme '" + s.name() +
+                                "' has no adjoint yet (supported: velocity, backward_euler, quasi_dynamic)");
   const std::string law = sim.contact_model().name();
   if (law != "desaxce" && law != "fischer_burmeister" && law != "central_path" && law != "ccp")
     throw std::invalid_argument("gradients: contact law '" + law +
@@ -94,6 +97,10 @@ void Rollout::record_step(PreparedRollout& r) {
   r.controls.apply(r.sim.data());
   StepRecord rec;
   rec.inputs = capture_inputs(r.sim.model(), r.sim.data());
+  // Quasi-dynamics drops the velocities before each step: record what it uses.
+  if (const auto* qd = dynamic_cast<const QuasiDynamicScheme*>(&r.sim.scheme());
+      qd && qd->options.drop == QuasiDynamicOptions::kDropAll)
+    for (RigidState& b : rec.inputs.bodies) b.v = b.w = Vec3::Zero();
   r.sim.step(r.h);
   rec.inputs.contacts = r.sim.data().contacts;  // found at q-, during the step
   rec.lambda = r.sim.data().lambda;
@@ -126,10 +133,16 @@ GradientResult Rollout::gradient(PreparedRollout& r, const Loss& loss, const std
                                  const StepAdjointOptions& options) {
   const Model& model = r.sim.model();
   const Data& final_state = r.sim.data();
-  const auto* velocity = dynamic_cast<const VelocityScheme*>(&r.sim.scheme());
+  // quasi_dynamic is the velocity scheme's step on a world at rest
+  // (core/quasi_dynamic_scheme.hpp): the same adjoint, with the velocities'
+  // cotangents dropped before each step.
+  const auto* quasi = dynamic_cast<const QuasiDynamicScheme*>(&r.sim.scheme());
   const auto* implicit = dynamic_cast<const BackwardEulerScheme*>(&r.sim.scheme());
-  const Real recovery =
-      velocity ? r.sim.contact_model().penetration_recovery(velocity->options.contact_baumgarte) : Real(0);
+  const auto* velocity_scheme = dynamic_cast<const VelocityScheme*>(&r.sim.scheme());
+  const VelocitySchemeOptions* velocity =
+      velocity_scheme ? &velocity_scheme->options : quasi ? &quasi->options.stepping : nullptr;
+  const bool drop_velocities = quasi && quasi->options.drop == QuasiDynamicOptions::kDropAll;
+  const Real recovery = velocity ? r.sim.contact_model().penetration_recovery(velocity->contact_baumgarte) : Real(0);
 
   GradientResult out;
   out.loss = loss.value(model, final_state);
@@ -187,10 +200,12 @@ GradientResult Rollout::gradient(PreparedRollout& r, const Loss& loss, const std
                                   rec.after, after, params, before, ctrl_bar[first_step + i], param_bar);
         if (implicit_adjoint.last_report().fell_back_to_exact) ++out.fallbacks;
       } else {
-        step.capture(model, rec.inputs, velocity->options, recovery, r.h);
+        step.capture(model, rec.inputs, *velocity, recovery, r.h);
         adjoint.backward(model, r.sim.contact_model(), step, rec.lambda, after, params, before, ctrl_bar[first_step + i],
                          param_bar);
         if (adjoint.last_report().fell_back_to_exact) ++out.fallbacks;
+        if (drop_velocities)
+          for (BodyCotangent& c : before) c.v = c.w = Vec3::Zero();
       }
       after.swap(before);
     }
