@@ -57,7 +57,7 @@ const std::vector<Entry<Scheme>>& schemes() {
   static const std::vector<Entry<Scheme>> table = {
       {{"velocity", "velocity-level semi-implicit Euler with Baumgarte stabilisation (Kamino)"},
        [] { return std::make_unique<VelocityScheme>(); }},
-      {{"backward_euler", "Ostrich: backward Euler, constraints at q+ re-evaluated at each Newton iterate (experimental)"},
+      {{"backward_euler", "Ostrich: backward Euler, constraints at q+ re-evaluated at each Newton iterate"},
        [] { return std::make_unique<BackwardEulerScheme>(); }},
       {{"quasi_dynamic", "quasi-dynamic (CQDC): displacement step, previous velocities dropped, Q = M/h^2 + K_p"},
        [] { return std::make_unique<QuasiDynamicScheme>(); }},
