@@ -75,6 +75,7 @@ int run_cli(const std::vector<std::string>& args) {
   opts.add_options()("help,h", "this help");
   add_rollout_options(opts, rq.spec);
   opts.add_options()
+      ("peer", po::value(&rq.peer), "run the file in a peer engine instead: mujoco (when built with MuJoCo)")
       ("out", po::value(&rq.out), "trajectory CSV (one row per step per body)")
       ("stats", po::value(&rq.stats), "per-step metrics CSV")
       ("json", po::bool_switch(&rq.json), "print a JSON summary on stdout")

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 
@@ -15,6 +16,7 @@
 #include "core/metrics.hpp"
 #include "core/simulation.hpp"
 #include "scenes/mjcf.hpp"
+#include "scenes/mujoco_peer.hpp"
 #include "scenes/rollout_setup.hpp"
 #include "scenes/scene_library.hpp"
 
@@ -44,6 +46,16 @@ int run_command(const RunRequest& rq) {
     const Model& m = sim.model();
     const Real h = rollout.h;
     const long steps = rollout.steps;
+    // A peer engine steps the same file; contactlab's simulation then only
+    // supplies the control schedule and holds the state it reports.
+    std::unique_ptr<MujocoPeer> peer;
+    if (!rq.peer.empty()) {
+      if (rq.peer != "mujoco") throw std::invalid_argument("unknown peer '" + rq.peer + "' (known: mujoco)");
+      peer = std::make_unique<MujocoPeer>(path, m);
+      peer->set_timestep(h);
+      peer->reset(rq.spec.keyframe);
+      peer->read_state(sim.data());
+    }
 
     std::ostream* traj = out_csv.open();
     std::ostream* stats = stats_csv.open();
@@ -76,8 +88,24 @@ int run_command(const RunRequest& rq) {
       sim.apply_scheduled_controls();
       rollout.controls.apply(sim.data());
       const auto t0 = std::chrono::steady_clock::now();
-      sim.step(h);
+      if (peer) {
+        peer->step(sim.data().ctrl);
+      } else {
+        sim.step(h);
+      }
       const double dt_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (peer) {
+        // MuJoCo's state and what it reports: contacts, penetration, its
+        // solver's iterations; residuals and joint violation do not apply
+        // (generalised coordinates; its own soft-constraint solver).
+        peer->read_state(sim.data());
+        StepMetrics& pm = sim.data().metrics;
+        pm = StepMetrics{};
+        pm.num_contacts = peer->num_contacts();
+        pm.iterations = peer->solver_iterations();
+        pm.converged = true;
+        pm.max_penetration = peer->max_penetration();
+      }
       const StepMetrics& mt = sim.data().metrics;
       sum.steps++;
       sum.wall += dt_wall;
@@ -104,7 +132,9 @@ int run_command(const RunRequest& rq) {
     if (rq.json) {
       std::ostringstream js;
       js << std::setprecision(9);
-      js << "{\"scene\": \"" << rq.spec.scene << "\", \"file\": \"" << path << "\", \"contact\": \""
+      js << "{\"scene\": \"" << rq.spec.scene << "\", \"file\": \"" << path << "\", ";
+      if (peer) js << "\"engine\": \"mujoco\", \"integrator\": \"" << peer->integrator() << "\", ";
+      js << "\"contact\": \""
          << rq.spec.contact << "\", \"solver\": \"" << rq.spec.solver << "\", \"scheme\": \"" << rq.spec.scheme
          << "\", \"dt\": " << h
          << ", \"steps\": " << sum.steps << ", \"simulated_time\": " << sim.data().time

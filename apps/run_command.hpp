@@ -10,6 +10,7 @@ namespace contactlab {
 
 struct RunRequest {
   RolloutSpec spec;       // scene, parts, settings, steps, controls
+  std::string peer;       // "mujoco": run the file in MuJoCo instead (scenes/mujoco_peer.hpp)
   std::string out, stats;
   bool json = false;
   bool quiet = false;     // no warnings/progress (used by the default job)

@@ -408,7 +408,10 @@ class Parser {
   }
 
   void parse_option(const XMLElement* el) {
-    check_attributes(el, {"timestep", "gravity"});
+    check_attributes(el, {"timestep", "gravity", "integrator"});
+    // MuJoCo's integrator is MuJoCo's (the peer engine uses it); contactlab's
+    // scheme is chosen with --scheme. Validated so a typo is not silently MuJoCo's Euler.
+    if (const Attr a = attr(el, "integrator")) keyword(a, {"Euler", "RK4", "implicit", "implicitfast"});
     if (const Attr a = attr(el, "timestep")) {
       const Real h = real(a);
       if (!(h > 0)) fail(a.line, where(a) + " must be > 0, got " + num(h));

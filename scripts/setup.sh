@@ -10,6 +10,7 @@ packages=(
   libtinyxml2-dev
   ccache
   gnuplot-nox
+  libmujoco-dev
 )
 missing=()
 for p in "${packages[@]}"; do
