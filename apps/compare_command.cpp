@@ -7,11 +7,13 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <set>
 #include <stdexcept>
 
 #include "apps/output_file.hpp"
+#include "scenes/mujoco_peer.hpp"
 
 namespace po = boost::program_options;
 
@@ -72,9 +74,18 @@ void print_scene_header(const SceneComparison& sc) {
 }
 
 int combo_width(const std::vector<Combo>& combos) {
-  size_t w = 5;
+  size_t w = 16;  // mujoco(implicit)
   for (const Combo& c : combos) w = std::max(w, c.label().size());
   return static_cast<int>(w);
+}
+
+// Ostrich's usable time step per combination: how much faster at equal accuracy.
+void print_usable(const SceneComparison& sc, int w) {
+  std::printf("   usable time step (largest dt within 2x of the combination's own accuracy floor):\n");
+  std::printf("   %-*s %9s %9s %12s\n", w, "combo", "floor", "usable dt", "wall/sim there");
+  for (const UsableStep& u : usable_steps(sc.runs))
+    std::printf("   %-*s %9s %9s %12s\n", w, u.combo.c_str(), cell(u.floor).c_str(), cell(u.dt, "%g").c_str(),
+                cell(u.wall_per_sim, "%.3g").c_str());
 }
 
 void print_table_head(int w) {
@@ -140,6 +151,7 @@ int run_job(const CompareJob& job) {
     print_scene_header(sc);
     print_table_head(w);
     for (const ComparisonRun& r : sc.runs) print_row(r, w);
+    if (sc.reference.kind != ErrorKind::None) print_usable(sc, w);
     std::fflush(stdout);
     results.push_back(std::move(sc));
   }
@@ -150,6 +162,13 @@ int run_job(const CompareJob& job) {
     OutputFile runs(dir + "/runs.csv");
     write_runs_csv(*runs.open(), results);
     runs.commit();
+    OutputFile usable(dir + "/usable_dt.csv");
+    std::ostream& u = *usable.open();
+    u << "scene,combo,error_floor,usable_dt,wall_per_sim_s\n" << std::setprecision(9);
+    for (const SceneComparison& sc : results)
+      for (const UsableStep& x : usable_steps(sc.runs))
+        u << sc.label << ',' << x.combo << ',' << x.floor << ',' << x.dt << ',' << x.wall_per_sim << '\n';
+    usable.commit();
   }
   std::set<std::string> used;
   bool plotted = gnuplot_available();
@@ -175,7 +194,7 @@ int run_job(const CompareJob& job) {
 
 int compare_cli(const std::vector<std::string>& args) {
   std::vector<std::string> scenes;
-  std::string combos = "all", dts, reference, out;
+  std::string combos = "all", dts, reference, out, peer;
   double duration = -1;
   po::options_description opts("contactlab compare SCENE... [options]");
   opts.add_options()("help,h", "this help")
@@ -184,7 +203,8 @@ int compare_cli(const std::vector<std::string>& args) {
       ("duration", po::value(&duration), "simulated time per run in s (default: the scene's contactlab.duration)")
       ("reference", po::value(&reference), "COMBO@DT reference run for scenes without an analytic reference "
                                            "(default: velocity+desaxce+padmm@(smallest dt / 10))")
-      ("out", po::value(&out), "directory for runs.csv, residuals_SCENE.csv and the PNG plots");
+      ("peer", po::value(&peer), "add a peer engine's runs of the same file: mujoco")
+      ("out", po::value(&out), "directory for runs.csv, usable_dt.csv, residuals_SCENE.csv and the PNG plots");
   po::options_description hidden;
   hidden.add_options()("scene", po::value(&scenes)->composing());
   po::options_description all;
@@ -209,6 +229,12 @@ int compare_cli(const std::vector<std::string>& args) {
     job.settings.duration = duration;
     if (!reference.empty()) parse_combo_at_dt(reference);  // fail before any run
     job.settings.reference = reference;
+    if (!peer.empty()) {
+      if (peer != "mujoco") throw std::invalid_argument("unknown peer '" + peer + "' (known: mujoco)");
+      if (!MujocoPeer::built())
+        throw std::invalid_argument("--peer mujoco: contactlab was built without MuJoCo (install libmujoco-dev)");
+      job.settings.peer_mujoco = true;
+    }
     job.scenes = scenes;
     job.out_dir = out;
   } catch (const std::exception& e) {
@@ -230,9 +256,11 @@ int compare_default_job() {
     std::vector<std::string> refused;
     job.settings.combos = valid_combos(&refused);
     job.settings.dt_factors = {1, 2};
+    job.settings.peer_mujoco = MujocoPeer::built();
     std::printf("contactlab: default job = contactlab compare");
     for (const auto& s : job.scenes) std::printf(" %s", s.c_str());
-    std::printf(" --dt <scene timestep x 1,2>\n"
+    std::printf(" --dt <scene timestep x 1,2>%s\n", job.settings.peer_mujoco ? " --peer mujoco" : "");
+    std::printf(
                 "(%zu valid combinations, %zu refused ones skipped: contactlab list combos says why;\n"
                 " pass/fail against tolerances: contactlab validate; columns: docs/compare.md)\n",
                 job.settings.combos.size(), refused.size());

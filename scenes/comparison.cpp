@@ -1,5 +1,7 @@
 #include "scenes/comparison.hpp"
 
+#include "scenes/mujoco_peer.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -13,6 +15,7 @@
 
 #include "core/kinematics.hpp"
 #include "scenes/mjcf.hpp"
+#include "scenes/mujoco_peer.hpp"
 #include "scenes/scene_library.hpp"
 
 namespace contactlab {
@@ -369,6 +372,87 @@ ComparisonRun run_comparison(const Model& model, const std::string& scene, const
   return r;
 }
 
+ComparisonRun run_peer_comparison(const Model& model, const std::string& scene, double dt, double duration,
+                                  const SceneReference& reference, SampledTrajectory* trajectory) {
+  ComparisonRun r;
+  r.scene = scene_label(scene);
+  r.combo = "mujoco";
+  r.dt = dt;
+  double wall = 0, iterations = 0;
+  try {
+    if (!(dt > 0) || !std::isfinite(dt)) throw std::invalid_argument("time step must be positive");
+    MujocoPeer peer(resolve_scene(scene), model);
+    r.combo = "mujoco(" + peer.integrator() + ")";
+    peer.set_timestep(dt);
+    peer.reset();
+    // contactlab's world only carries the control schedule and the state read back.
+    Simulation sim(model, PartChoice{"desaxce", "padmm", "velocity"});
+    const Model& m = sim.model();
+    Data& d = sim.data();
+    peer.read_state(d);
+    const long n = std::max(1L, static_cast<long>(std::llround(duration / dt)));
+    std::unique_ptr<Probe> probe;
+    if (reference.kind == ErrorKind::Analytic) probe = std::make_unique<Probe>(reference.scene, m, d, reference.analytic);
+    SampledTrajectory local;
+    std::unique_ptr<Sampler> sampler;
+    if (reference.kind == ErrorKind::ReferenceRun || trajectory) {
+      if (reference.kind == ErrorKind::ReferenceRun) local.interval = reference.trajectory.interval;
+      sampler = std::make_unique<Sampler>(m, d, trajectory ? *trajectory : local);
+    }
+    for (long s = 0; s < n; ++s) {
+      sim.apply_scheduled_controls();
+      const double t_prev = d.time;
+      const auto t0 = std::chrono::steady_clock::now();
+      peer.step(d.ctrl);
+      wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      peer.read_state(d);
+      r.steps++;
+      iterations += peer.solver_iterations();
+      r.max_iterations = std::max(r.max_iterations, peer.solver_iterations());
+      r.max_penetration = std::max(r.max_penetration, peer.max_penetration());
+      if (probe) probe->after_step(m, d, t_prev, dt);
+      if (sampler) sampler->after_step(m, d, t_prev);
+    }
+    r.simulated_time = d.time;
+    r.error_kind = reference.kind;
+    if (probe) {
+      r.measured = probe->value(m, d);
+      r.error = std::abs(r.measured - reference.analytic.value);
+    } else if (reference.kind == ErrorKind::ReferenceRun) {
+      r.error = trajectory_distance(trajectory ? *trajectory : local, reference.trajectory);
+    }
+    r.ok = true;
+  } catch (const std::exception& e) {
+    r.ok = false;
+    r.message = e.what();
+    r.error_kind = ErrorKind::None;
+    r.simulated_time = r.steps * dt;
+  }
+  r.wall_per_step = r.steps ? wall / r.steps : 0;
+  r.wall_per_sim = r.simulated_time > 0 ? wall / r.simulated_time : 0;
+  r.mean_iterations = r.steps ? iterations / r.steps : 0;
+  return r;
+}
+
+std::vector<UsableStep> usable_steps(const std::vector<ComparisonRun>& runs) {
+  std::vector<UsableStep> out;
+  for (const ComparisonRun& r : runs) {
+    if (std::none_of(out.begin(), out.end(), [&](const UsableStep& u) { return u.combo == r.combo; }))
+      out.push_back(UsableStep{r.combo});
+  }
+  for (UsableStep& u : out) {
+    for (const ComparisonRun& r : runs)
+      if (r.combo == u.combo && r.ok && std::isfinite(r.error) && !(r.error >= u.floor)) u.floor = r.error;
+    if (!std::isfinite(u.floor)) continue;
+    for (const ComparisonRun& r : runs)
+      if (r.combo == u.combo && r.ok && std::isfinite(r.error) && r.error <= 2 * u.floor && !(r.dt <= u.dt)) {
+        u.dt = r.dt;
+        u.wall_per_sim = r.wall_per_sim;
+      }
+  }
+  return out;
+}
+
 SceneComparison compare_scene(const std::string& scene, const CompareSettings& settings,
                               const std::function<void(const ComparisonRun&)>& on_run) {
   for (double dt : settings.dts)
@@ -443,11 +527,16 @@ SceneComparison compare_scene(const std::string& scene, const CompareSettings& s
     }
   }
 
-  for (double dt : sc.dts)
+  for (double dt : sc.dts) {
     for (const Combo& c : settings.combos) {
       sc.runs.push_back(run_comparison(model, scene, c, dt, sc.duration, sc.reference));
       if (on_run) on_run(sc.runs.back());
     }
+    if (settings.peer_mujoco) {
+      sc.runs.push_back(run_peer_comparison(model, scene, dt, sc.duration, sc.reference));
+      if (on_run) on_run(sc.runs.back());
+    }
+  }
   return sc;
 }
 

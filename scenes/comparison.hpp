@@ -99,8 +99,27 @@ ComparisonRun run_comparison(const Model& model, const std::string& scene, const
                              double duration, const SceneReference& reference,
                              SampledTrajectory* trajectory = nullptr);
 
+// The same run in a peer engine (scenes/mujoco_peer.hpp: "mujoco"), measured
+// like the combinations' runs; its combo column reads mujoco(INTEGRATOR).
+// Iterations are MuJoCo's solver iterations; residual and joint columns do not
+// apply (0). Never throws for a failing run.
+ComparisonRun run_peer_comparison(const Model& model, const std::string& scene, double dt, double duration,
+                                  const SceneReference& reference, SampledTrajectory* trajectory = nullptr);
+
+// Ostrich's "usable time step" of one combination on one scene: its accuracy
+// floor (its smallest error over the time steps run) and the largest step whose
+// error stays within 2x that floor, with the wall time per simulated second there.
+struct UsableStep {
+  std::string combo;
+  double floor = std::numeric_limits<double>::quiet_NaN();
+  double dt = std::numeric_limits<double>::quiet_NaN();
+  double wall_per_sim = std::numeric_limits<double>::quiet_NaN();
+};
+std::vector<UsableStep> usable_steps(const std::vector<ComparisonRun>& runs);
+
 struct CompareSettings {
   std::vector<Combo> combos;
+  bool peer_mujoco = false;                        // add MuJoCo's runs of the same file
   std::vector<double> dts;                         // explicit steps, s; empty: dt_factors
   std::vector<double> dt_factors = {1, 2, 5, 10, 20};  // x the scene's timestep
   double duration = -1;                            // s; < 0: the scene's contactlab.duration
