@@ -61,10 +61,15 @@ int hinge_of_body(const Model& m, int body) {
 class Probe {
  public:
   Probe(const std::string& scene, const Model& m, const Data& d, const ScalarReference& ref) {
-    if (scene == "box_ramp") {
+    if (scene == "box_ramp" || scene == "sliding_box") {
       kind_ = Kind::DisplacementX;
       body_ = body_named(m, "box");
       start_ = d.origin_position(m, body_).x();
+    } else if (scene == "incline_box" || scene == "incline_sphere") {
+      kind_ = Kind::DisplacementAlong;
+      body_ = body_named(m, scene == "incline_box" ? "box" : "ball");
+      direction_ = incline_downhill(m);
+      start_point_ = d.origin_position(m, body_);
     } else if (scene == "bouncing_ball") {
       kind_ = Kind::FirstApex;
       body_ = body_named(m, "ball");
@@ -114,6 +119,7 @@ class Probe {
   double value(const Model& m, const Data& d) const {
     switch (kind_) {
       case Kind::DisplacementX: return d.origin_position(m, body_).x() - start_;
+      case Kind::DisplacementAlong: return (d.origin_position(m, body_) - start_point_).dot(direction_);
       case Kind::FirstApex: return phase_ >= 1 ? apex_ : kNaN;
       case Kind::FinalHeight: return d.x_W[body_].z();
       case Kind::Period:
@@ -124,7 +130,8 @@ class Probe {
   }
 
  private:
-  enum class Kind { DisplacementX, FirstApex, FinalHeight, Period } kind_ = Kind::DisplacementX;
+  enum class Kind { DisplacementX, DisplacementAlong, FirstApex, FinalHeight, Period } kind_ = Kind::DisplacementX;
+  Vec3 direction_ = Vec3::UnitX(), start_point_ = Vec3::Zero();
   int body_ = -1, joint_ = -1;
   double start_ = 0, radius_ = 0;
   int phase_ = 0;
@@ -293,6 +300,9 @@ bool analytic_reference(const std::string& scene, const Model& model, double dur
   else if (name == "stacked_boxes") r = stacked_boxes_rest_height(model, d);
   else if (name == "pendulum") r = pendulum_period(model, d);
   else if (name == "four_bar") r = four_bar_period(model, d);
+  else if (name == "incline_box") r = incline_box_displacement(model);
+  else if (name == "incline_sphere") r = incline_sphere_distance(model, duration);
+  else if (name == "sliding_box") r = sliding_box_distance(model, d);
   else return false;
   // 10 % beyond the analytic event: a coarse step resolves it a few steps late.
   if (duration < 1.1 * r.settled_time) {

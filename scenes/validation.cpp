@@ -417,6 +417,44 @@ ScalarReference stacked_boxes_rest_height(const Model& m, const Data& d) {
   return {"top box rest height", rest, "m", fall};
 }
 
+Vec3 incline_downhill(const Model& m) {
+  const Geom& plane = m.geoms[floor_geom(m)];
+  return plane.quat_BG * Vec3::UnitX();  // world geoms: pose in world axes
+}
+
+namespace {
+double incline_angle(const Model& m) {
+  const Geom& plane = m.geoms[floor_geom(m)];
+  const Vec3 n = plane.quat_BG * Vec3::UnitZ();
+  return std::acos(std::clamp(n.dot(-m.options.gravity.normalized()), -1.0, 1.0));
+}
+}  // namespace
+
+ScalarReference incline_box_displacement(const Model& m) {
+  const int box = body_id(m, "box");
+  const double mu = std::max(m.geoms[first_geom_of(m, box)].friction, m.geoms[floor_geom(m)].friction);
+  if (mu < std::tan(incline_angle(m))) throw std::runtime_error("incline_box: mu < tan(phi), the box slides");
+  return {"displacement down the incline", 0.0, "m", 0.0};
+}
+
+ScalarReference incline_sphere_distance(const Model& m, double duration) {
+  const int ball = body_id(m, "ball");
+  const Geom& g = m.geoms[first_geom_of(m, ball)];
+  const double mu = std::max(g.friction, m.geoms[floor_geom(m)].friction);
+  const double phi = incline_angle(m), r = g.size.x(), mass = m.bodies[ball].mass;
+  const double k = m.bodies[ball].inertia_B(0, 0) / (mass * r * r);  // 2/5 for a solid ball
+  if (mu < k * std::tan(phi) / (1 + k)) throw std::runtime_error("incline_sphere: mu below the rolling threshold");
+  const double a = m.options.gravity.norm() * std::sin(phi) / (1 + k);
+  return {"distance rolled down the incline", 0.5 * a * duration * duration, "m", 0.0};
+}
+
+ScalarReference sliding_box_distance(const Model& m, const Data& d) {
+  const int box = body_id(m, "box");
+  const double mu = std::max(m.geoms[first_geom_of(m, box)].friction, m.geoms[floor_geom(m)].friction);
+  const double g = -m.options.gravity.z(), v0 = d.origin_velocity(m, box).x();
+  return {"total sliding distance", v0 * v0 / (2 * mu * g), "m", std::abs(v0) / (mu * g)};
+}
+
 ScalarReference pendulum_period(const Model& m, const Data& d) {
   const int pole = body_id(m, "pole");
   const Swing s = swing_of(m, d, pole);

@@ -107,6 +107,18 @@ ScalarReference bouncing_ball_first_apex(const Model& model, const Data& initial
 ScalarReference stacked_boxes_rest_height(const Model& model, const Data& initial);
 // Period of the hinge "pole" (exact, elliptic integral).
 ScalarReference pendulum_period(const Model& model, const Data& initial);
+// incline_box: displacement of "box" down the incline (the plane's x axis): 0
+// while mu >= tan(phi) (throws otherwise: the scene then is not a sticking test).
+ScalarReference incline_box_displacement(const Model& model);
+// incline_sphere: distance "ball" rolls down the incline in `duration` s from
+// rest, (g sin(phi) / (1 + I/(m r^2))) T^2 / 2 (rolling without slip; throws
+// when mu is below the rolling threshold).
+ScalarReference incline_sphere_distance(const Model& model, double duration);
+// sliding_box: total x displacement of "box" from its initial velocity v0 until
+// friction stops it, v0^2 / (2 mu g).
+ScalarReference sliding_box_distance(const Model& model, const Data& initial);
+// Downhill unit vector of a scene's (first) plane: its x axis in world axes.
+Vec3 incline_downhill(const Model& model);
 // Period of the parallelogram: one compound pendulum in the crank angle
 // (scenes/four_bar.xml header), I_eff = I_crank + I_rocker + m_coupler L^2.
 ScalarReference four_bar_period(const Model& model, const Data& initial);
