@@ -186,7 +186,8 @@ int run_job(const CompareJob& job) {
     if (!plot_scene(dir, sc, label)) plotted = false;
   }
   std::printf("\nwrote %s/runs.csv, residuals_*.csv%s\n", dir.c_str(),
-              plotted ? ", error_vs_dt_*.png, residual_vs_iteration_*.png" : " (no plots)");
+              plotted ? ", usable_dt.csv, error_vs_dt_*.png, wall_vs_dt_*.png, residual_vs_iteration_*.png"
+                      : ", usable_dt.csv (no plots)");
   return 0;
 }
 

@@ -45,35 +45,52 @@ std::string fmt_g(double v) {
 std::string solver_of(const std::string& combo) { return combo.substr(combo.rfind('+') + 1); }
 std::string scheme_of(const std::string& combo) { return combo.substr(0, combo.find('+')); }
 
-// The error-vs-dt part of the script; empty when no run has a positive error.
-std::string error_plot(const SceneComparison& sc, const std::string& label) {
+// One curve per combination of a per-run value against dt (log-log); empty
+// when no run has a positive value. `value` returns NaN where there is none.
+std::string per_dt_plot(const SceneComparison& sc, const std::string& output, const std::string& title,
+                        const std::string& ylabel, double (*value)(const ComparisonRun&)) {
   std::vector<std::string> combos;
   std::map<std::string, std::vector<std::pair<double, double>>> points;
   for (const ComparisonRun& r : sc.runs) {
     if (!points.count(r.combo)) combos.push_back(r.combo), points[r.combo];
     // log axes: an exact 0 (the reference run's own combo@dt) cannot be drawn.
-    if (r.ok && std::isfinite(r.error) && r.error > 0) points[r.combo].emplace_back(r.dt, r.error);
+    const double v = value(r);
+    if (r.ok && std::isfinite(v) && v > 0) points[r.combo].emplace_back(r.dt, v);
   }
   std::ostringstream gp, plot;
   gp.precision(9);
   std::map<std::string, int> scheme_dash;
   int curves = 0;
+  const std::string tag = output.substr(0, output.find('_'));  // data block names unique per plot
   for (size_t i = 0; i < combos.size(); ++i) {
     const auto& pts = points[combos[i]];
     if (pts.empty()) continue;
-    gp << "$err" << i << " << EOD\n";
+    gp << "$" << tag << i << " << EOD\n";
     for (const auto& p : pts) gp << p.first << ' ' << p.second << '\n';
     gp << "EOD\n";
     // Colour and marker per combination, dash pattern per scheme.
     const std::string scheme = scheme_of(combos[i]);
     if (!scheme_dash.count(scheme)) scheme_dash[scheme] = static_cast<int>(scheme_dash.size()) + 1;
-    plot << (curves++ ? ", \\\n     " : "plot ") << "$err" << i << " using 1:2 with linespoints lw 1.5 lc " << (i % 8) + 1
-         << " pt " << (i % 13) + 1 << " dt " << scheme_dash[scheme] << " title " << gp_string(combos[i]) << " noenhanced";
+    plot << (curves++ ? ", \\\n     " : "plot ") << "$" << tag << i << " using 1:2 with linespoints lw 1.5 lc "
+         << (i % 8) + 1 << " pt " << (i % 13) + 1 << " dt " << scheme_dash[scheme] << " title " << gp_string(combos[i])
+         << " noenhanced";
   }
   if (!curves) return "";
   double lo = 1e300, hi = 0;
   for (const auto& kv : points)
     for (const auto& p : kv.second) lo = std::min(lo, p.first), hi = std::max(hi, p.first);
+  gp << kTerminal << "set output '" << output << "'\n"
+     << "set title " << gp_string(title) << " noenhanced\nset xlabel 'time step dt [s]'\n"
+     << "set ylabel " << gp_string(ylabel) << " noenhanced\n"
+     << "set logscale xy\nset format x '%g'\nset format y '10^{%T}'\nset grid xtics ytics mxtics mytics\n"
+     << "set xrange [" << lo / 1.25 << ":" << hi * 1.25 << "]\n"
+     << "set key outside below center Left reverse maxcols 2 spacing 1.1 height 1\n"
+     << plot.str() << "\nunset output\nreset\n";
+  return gp.str();
+}
+
+// Error against dt (Ostrich's usable-step plot).
+std::string error_plot(const SceneComparison& sc, const std::string& label) {
   std::string unit = "m", what = "error";
   if (sc.reference.kind == ErrorKind::Analytic) {
     unit = sc.reference.analytic.unit;
@@ -81,15 +98,15 @@ std::string error_plot(const SceneComparison& sc, const std::string& label) {
   } else if (sc.reference.kind == ErrorKind::ReferenceRun) {
     what = "max position distance to " + sc.reference.run_label;
   }
-  gp << kTerminal << "set output 'error_vs_dt_" << label << ".png'\n"
-     << "set title " << gp_string(sc.label + ": error against time step (" + fmt_g(sc.duration) + " s simulated)")
-     << " noenhanced\nset xlabel 'time step dt [s]'\n"
-     << "set ylabel " << gp_string(what + " [" + unit + "]") << " noenhanced\n"
-     << "set logscale xy\nset format x '%g'\nset format y '10^{%T}'\nset grid xtics ytics mxtics mytics\n"
-     << "set xrange [" << lo / 1.25 << ":" << hi * 1.25 << "]\n"
-     << "set key outside below center Left reverse maxcols 2 spacing 1.1 height 1\n"
-     << plot.str() << "\nunset output\nreset\n";
-  return gp.str();
+  return per_dt_plot(sc, "error_vs_dt_" + label + ".png",
+                     sc.label + ": error against time step (" + fmt_g(sc.duration) + " s simulated)",
+                     what + " [" + unit + "]", [](const ComparisonRun& r) { return r.error; });
+}
+
+// Wall time per simulated second against dt: with error_vs_dt, the cost of an accuracy.
+std::string wall_plot(const SceneComparison& sc, const std::string& label) {
+  return per_dt_plot(sc, "wall_vs_dt_" + label + ".png", sc.label + ": wall time per simulated second",
+                     "wall time / simulated time [s/s]", [](const ComparisonRun& r) { return r.wall_per_sim; });
 }
 
 // The residual-vs-iteration part; empty when no solver recorded a history.
@@ -136,7 +153,8 @@ std::string residual_plot(const SceneComparison& sc, const std::string& label) {
 bool gnuplot_available() { return std::system("command -v gnuplot >/dev/null 2>&1") == 0; }
 
 bool plot_scene(const std::string& dir, const SceneComparison& sc, const std::string& label) {
-  const std::string error_part = error_plot(sc, label), residual_part = residual_plot(sc, label);
+  const std::string error_part = error_plot(sc, label), residual_part = residual_plot(sc, label),
+                    wall_part = wall_plot(sc, label);
   if (error_part.empty())
     std::cerr << "note: " << sc.label << ": no run has a positive error, no error_vs_dt plot\n";
   if (residual_part.empty())
@@ -145,7 +163,7 @@ bool plot_scene(const std::string& dir, const SceneComparison& sc, const std::st
   {
     std::ofstream gp(dir + "/" + script);
     gp << "# Generated by contactlab compare; rerun with: cd " << dir << " && gnuplot " << script << "\n"
-       << error_part << residual_part;
+       << error_part << wall_part << residual_part;
     if (!gp) {
       std::cerr << "warning: cannot write " << dir << "/" << script << "\n";
       return false;
