@@ -1,5 +1,8 @@
 #include "core/constraint_problem.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+
 namespace contactlab {
 
 void ConstraintProblem::resize(int bodies, int bilateral, int limits, int contacts) {
@@ -16,7 +19,27 @@ void ConstraintProblem::resize(int bodies, int bilateral, int limits, int contac
   inv_inertia_W.resize(bodies);
 }
 
+void ConstraintProblem::set_explicit(const MatX& W, const VecX& q, const VecX& mu_in) {
+  const int m = static_cast<int>(q.size());
+  if (W.rows() != m || W.cols() != m || m % 3 != 0 || mu_in.size() != m / 3)
+    throw std::invalid_argument("explicit Delassus problem: W must be m x m, q of size m = 3 nc, mu of size nc");
+  num_bodies = 0;
+  num_bilateral = num_limit = 0;
+  num_contacts = m / 3;
+  rows.clear();
+  inv_mass.clear();
+  inv_inertia_W.clear();
+  compliance.assign(m, 0.0);
+  v_free.assign(q.data(), q.data() + m);
+  mu.assign(mu_in.data(), mu_in.data() + mu_in.size());
+  explicit_W = std::make_shared<const MatX>(W);
+}
+
 void ConstraintProblem::apply_JT(const Real* x, Real* y) const {
+  if (explicit_W) {
+    if (y != x) std::copy(x, x + num_rows(), y);
+    return;
+  }
   for (int i = 0; i < 6 * num_bodies; ++i) y[i] = 0;
   for (int r = 0; r < num_rows(); ++r) {
     const ConstraintRow& row = rows[r];
@@ -26,6 +49,10 @@ void ConstraintProblem::apply_JT(const Real* x, Real* y) const {
 }
 
 void ConstraintProblem::apply_J(const Real* u, Real* y) const {
+  if (explicit_W) {
+    if (y != u) std::copy(u, u + num_rows(), y);
+    return;
+  }
   for (int r = 0; r < num_rows(); ++r) {
     const ConstraintRow& row = rows[r];
     Real s = 0;
@@ -36,6 +63,12 @@ void ConstraintProblem::apply_J(const Real* u, Real* y) const {
 }
 
 void ConstraintProblem::apply_Minv(const Real* x, Real* y) const {
+  if (explicit_W) {  // y = W x; in place allowed, as for the block-diagonal M^-1
+    const int m = num_rows();
+    const VecX product = *explicit_W * Eigen::Map<const VecX>(x, m);
+    Eigen::Map<VecX>(y, m) = product;
+    return;
+  }
   for (int b = 0; b < num_bodies; ++b) {
     Eigen::Map<const Vec3> lin(x + 6 * b), ang(x + 6 * b + 3);
     Eigen::Map<Vec3>(y + 6 * b) = inv_mass[b] * lin;
@@ -52,6 +85,11 @@ void ConstraintProblem::apply_delassus(const Real* x, Real* y, Real* scratch) co
 
 void ConstraintProblem::dense_delassus(MatX& D) const {
   const int m = num_rows();
+  if (explicit_W) {
+    D = *explicit_W;
+    for (int i = 0; i < m; ++i) D(i, i) += compliance[i];
+    return;
+  }
   D.setZero(m, m);
   // M^-1 J^T column per row, kept per endpoint: D_ij = sum over shared bodies.
   auto minv_row = [&](int body, const Vec6& j) {

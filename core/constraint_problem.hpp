@@ -11,6 +11,7 @@
 // under the ContactModel's law (e.g. de Saxce: K ∋ lambda _|_ v+ + Gamma(v+) ∈ K*).
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "core/math.hpp"
@@ -58,8 +59,21 @@ struct ConstraintProblem {
   // Set by schemes that re-linearise (nullptr: the problem is linear). Only
   // solvers whose relinearises() is true use it.
   RowEvaluator* nonlinear_rows = nullptr;  // not owned; evaluating mutates only its scratch
+  // A standalone local problem v = W lambda + v_f given by its Delassus matrix
+  // (e.g. a Siconos/FCLib file): no bodies, so J is the identity and W plays
+  // M^-1 — the "twist" space is the row space (twist_size() = m). apply_J and
+  // apply_JT are then the identity, apply_Minv and apply_delassus multiply by
+  // W, dense_delassus copies it. rows, inv_mass and inv_inertia_W are unused;
+  // solvers that need the bodies themselves refuse such a problem.
+  std::shared_ptr<const MatX> explicit_W;
 
-  int num_rows() const { return static_cast<int>(rows.size()); }
+  int num_rows() const { return explicit_W ? static_cast<int>(v_free.size()) : static_cast<int>(rows.size()); }
+  bool explicit_delassus() const { return static_cast<bool>(explicit_W); }
+  // Length of the vectors apply_JT, apply_Minv and apply_J's input use.
+  int twist_size() const { return explicit_W ? num_rows() : 6 * num_bodies; }
+  // Makes this a standalone problem of m = 3 nc contact rows with Delassus W
+  // (m x m), free velocity q (m) and friction mu (nc).
+  void set_explicit(const MatX& W, const VecX& q, const VecX& mu);
   int contact_offset() const { return num_bilateral + num_limit; }
 
   // Sizes every array for the given counts (capacity is kept, so a reused

@@ -500,6 +500,10 @@ void ConvexNewtonSolver::solve(const ConstraintProblem& problem, const ContactMo
   ConvexNewtonWorkspace& ws =
       checked_workspace<ConvexNewtonWorkspace>(workspace, problem, "convex_newton", "ConvexNewtonSolver");
 
+  if (problem.explicit_delassus())
+    throw std::invalid_argument(
+        "convex_newton minimises over the bodies' velocities and needs their masses: it cannot solve a problem "
+        "given only by its Delassus matrix (use padmm, pgs or newton)");
   const int m = problem.num_rows(), nb6 = 6 * problem.num_bodies, off = problem.contact_offset();
   begin_solve(stats, options.max_iterations, m, lambda, v_plus);
   if (stats.record_history) {

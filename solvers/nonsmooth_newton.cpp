@@ -72,7 +72,7 @@ void NonsmoothNewtonSolver::solve(const ConstraintProblem& p, const ContactModel
                                   std::vector<Real>& v_plus, SolveStats& stats) const {
   options.Validate();
   NewtonWorkspace& ws = static_cast<NewtonWorkspace&>(workspace);
-  const int m = p.num_rows(), n6 = 6 * p.num_bodies, nc = p.num_contacts, off = p.contact_offset();
+  const int m = p.num_rows(), n6 = p.twist_size(), nc = p.num_contacts, off = p.contact_offset();
   stats.iterations = 0;
   stats.status = SolveStatus::Converged;
   stats.residual_history.clear();

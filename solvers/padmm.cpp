@@ -18,6 +18,11 @@ namespace {
 // ends on one body counts the cross terms too.
 void delassus_diagonal(const ConstraintProblem& pr, const Real* contact_R, Real* diag) {
   const int off = pr.contact_offset();
+  if (pr.explicit_delassus()) {
+    for (int r = 0; r < pr.num_rows(); ++r)
+      diag[r] = (*pr.explicit_W)(r, r) + pr.compliance[r] + (contact_R && r >= off ? contact_R[r - off] : Real(0));
+    return;
+  }
   for (int r = 0; r < pr.num_rows(); ++r) {
     const ConstraintRow& row = pr.rows[r];
     const int b[2] = {row.body_a, row.body_b};
@@ -142,7 +147,7 @@ void PadmmSolver::solve(const ConstraintProblem& problem, const ContactModel& la
   Real* p = grow(ws.p, m);
   Real* diag = grow(ws.diag, m);
   Real* unit = grow(ws.unit, m);
-  Real* s6 = grow(ws.scratch6, std::max(6 * problem.num_bodies, 1));
+  Real* s6 = grow(ws.scratch6, std::max(problem.twist_size(), 1));
   Real* rhs = grow(ws.rhs, m);
   Real* vf = grow(ws.vf, m);
   padmm::World<Real> w;

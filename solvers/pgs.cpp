@@ -13,6 +13,7 @@ namespace {
 
 // (J M^-1 J^T)_ij from the cached M^-1 J^T: the sum over the bodies rows i and j share.
 Real jmj_entry(const ConstraintProblem& pr, const PgsWorkspace& ws, int i, int j) {
+  if (pr.explicit_delassus()) return (*pr.explicit_W)(i, j);
   const ConstraintRow& ri = pr.rows[i];
   const ConstraintRow& rj = pr.rows[j];
   const int bi[2] = {ri.body_a, ri.body_b};
@@ -112,24 +113,37 @@ void PgsSolver::solve(const ConstraintProblem& problem, const ContactModel& law,
 
   const Real* mu = problem.mu.data();
   const std::vector<ConstraintRow>& rows = problem.rows;
-  const Vec6* mja = grow(ws.minv_jt_a, m);
-  const Vec6* mjb = grow(ws.minv_jt_b, m);
-  Real* u = grow(ws.u, std::max(6 * problem.num_bodies, 1));
+  const bool explicit_W = problem.explicit_delassus();
+  const Vec6* mja = grow(ws.minv_jt_a, explicit_W ? 0 : m);
+  const Vec6* mjb = grow(ws.minv_jt_b, explicit_W ? 0 : m);
+  // u = M^-1 J^T lambda: body twists, or (explicit W: J = I, M^-1 = W) W lambda itself.
+  Real* u = grow(ws.u, std::max(problem.twist_size(), 1));
   Real* R = grow(ws.R, m);
   Real* step = grow(ws.step, m);
   Real* v = grow(ws.v, m);
   Real* cR = grow(ws.contact_R, std::max(3 * nc, 1));
   Real* shift = grow(ws.shift, std::max(3 * nc, 1));
   grow(ws.proj, std::max(3 * nc, 1));
-  Real* s6 = grow(ws.scratch6, std::max(6 * problem.num_bodies, 1));
+  Real* s6 = grow(ws.scratch6, std::max(problem.twist_size(), 1));
   Real* l = lambda.data();
+  // Row velocity J_r u + R_r lambda_r + v_f,r, and u += M^-1 J_r^T dlambda.
+  auto velocity = [&](int r) {
+    return explicit_W ? u[r] + R[r] * l[r] + problem.v_free[r] : row_velocity(rows[r], u, R[r], l[r], problem.v_free[r]);
+  };
+  auto impulse = [&](int r, Real dl) {
+    if (explicit_W) {
+      Eigen::Map<VecX>(u, m) += dl * problem.explicit_W->col(r);
+    } else {
+      apply_impulse(rows[r], mja[r], mjb[r], dl, u);
+    }
+  };
 
   // Soft laws: their contact compliance joins D on the contact rows (as in PADMM).
   law_contact_compliance(law, mu, nc, cR);
   for (int r = 0; r < m; ++r) R[r] = row_compliance(problem, cR, r);
 
   // Cached M^-1 J_r^T per endpoint: the twist change of a unit impulse on row r.
-  for (int r = 0; r < m; ++r) {
+  for (int r = 0; r < (explicit_W ? 0 : m); ++r) {
     const ConstraintRow& row = rows[r];
     ws.minv_jt_a[r] = row.body_a >= 0 ? body_minv(problem, row.body_a, row.J_a) : Vec6::Zero();
     ws.minv_jt_b[r] = row.body_b >= 0 ? body_minv(problem, row.body_b, row.J_b) : Vec6::Zero();
@@ -159,18 +173,18 @@ void PgsSolver::solve(const ConstraintProblem& problem, const ContactModel& law,
   // Initial impulses: the warm start projected onto K (it may come from a
   // step with other contact data), else zero; u = M^-1 J^T lambda.
   const bool use_warm = options.warm_start && warm.valid && static_cast<int>(warm.lambda.size()) == m;
-  std::fill(u, u + 6 * problem.num_bodies, Real(0));
+  std::fill(u, u + problem.twist_size(), Real(0));
   if (use_warm) {
     std::copy(warm.lambda.begin(), warm.lambda.end(), l);
     for (int r = nbil; r < off; ++r) l[r] = std::max(Real(0), l[r]);
     law.project_primal(mu, nc, l + off);
-    for (int r = 0; r < m; ++r) apply_impulse(rows[r], mja[r], mjb[r], l[r], u);
+    for (int r = 0; r < m; ++r) impulse(r, l[r]);
   } else {
     std::fill(l, l + m, Real(0));
   }
 
   auto refresh_velocities = [&]() {
-    for (int r = 0; r < m; ++r) v[r] = row_velocity(rows[r], u, R[r], l[r], problem.v_free[r]);
+    for (int r = 0; r < m; ++r) v[r] = velocity(r);
   };
   auto fail = [&]() { fail_solve(stats, lambda, v_plus); };
 
@@ -185,20 +199,20 @@ void PgsSolver::solve(const ConstraintProblem& problem, const ContactModel& law,
       law.velocity_shift(mu, nc, v + off, shift);
     }
     for (int r = 0; r < nbil; ++r) {
-      const Real dl = -step[r] * row_velocity(rows[r], u, R[r], l[r], problem.v_free[r]);
+      const Real dl = -step[r] * velocity(r);
       l[r] += dl;
-      apply_impulse(rows[r], mja[r], mjb[r], dl, u);
+      impulse(r, dl);
     }
     for (int r = nbil; r < off; ++r) {
-      const Real next = std::max(Real(0), l[r] - step[r] * row_velocity(rows[r], u, R[r], l[r], problem.v_free[r]));
+      const Real next = std::max(Real(0), l[r] - step[r] * velocity(r));
       const Real dl = next - l[r];
       l[r] = next;
-      apply_impulse(rows[r], mja[r], mjb[r], dl, u);
+      impulse(r, dl);
     }
     for (int k = 0; k < nc; ++k) {
       const int o = off + 3 * k;
       Real vk[3], x[3];
-      for (int i = 0; i < 3; ++i) vk[i] = row_velocity(rows[o + i], u, R[o + i], l[o + i], problem.v_free[o + i]);
+      for (int i = 0; i < 3; ++i) vk[i] = velocity(o + i);
       Real* sk = shift + 3 * k;
       if (!options.desaxce_frozen) law.velocity_shift(mu + k, 1, vk, sk);
       for (int i = 0; i < 3; ++i) x[i] = l[o + i] - step[o] * (vk[i] + sk[i]);
@@ -206,7 +220,7 @@ void PgsSolver::solve(const ConstraintProblem& problem, const ContactModel& law,
       for (int i = 0; i < 3; ++i) {
         const Real dl = x[i] - l[o + i];
         l[o + i] = x[i];
-        apply_impulse(rows[o + i], mja[o + i], mjb[o + i], dl, u);
+        impulse(o + i, dl);
       }
     }
     ++it;

@@ -12,8 +12,10 @@ void check_problem(const ConstraintProblem& pr, const char* solver) {
                   pr.num_bilateral + pr.num_limit + 3 * pr.num_contacts == m &&
                   static_cast<int>(pr.compliance.size()) == m && static_cast<int>(pr.v_free.size()) == m &&
                   static_cast<int>(pr.mu.size()) == pr.num_contacts &&
-                  static_cast<int>(pr.inv_mass.size()) == pr.num_bodies &&
-                  static_cast<int>(pr.inv_inertia_W.size()) == pr.num_bodies;
+                  (pr.explicit_delassus()
+                       ? pr.explicit_W->rows() == m && pr.explicit_W->cols() == m
+                       : static_cast<int>(pr.inv_mass.size()) == pr.num_bodies &&
+                             static_cast<int>(pr.inv_inertia_W.size()) == pr.num_bodies);
   if (!ok)
     throw std::invalid_argument(std::string(solver) +
                                 ": ConstraintProblem sizes are inconsistent (rows, compliance, v_free, mu, bodies)");
@@ -64,6 +66,7 @@ Vec6 body_minv(const ConstraintProblem& pr, int body, const Vec6& j) {
 }
 
 Real delassus_diagonal_entry(const ConstraintProblem& pr, int r) {
+  if (pr.explicit_delassus()) return (*pr.explicit_W)(r, r);
   const ConstraintRow& row = pr.rows[r];
   Real d = 0;
   for (int side = 0; side < 2; ++side) {
