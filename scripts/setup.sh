@@ -1,6 +1,14 @@
 #!/usr/bin/env bash
 # Installs what contactlab needs from Debian's packages. Does nothing when all is present.
+#   --with-siconos   also Siconos numerics (the `bench-problems --peer siconos` solvers)
 set -euo pipefail
+with_siconos=0
+for arg in "$@"; do
+  case "$arg" in
+    --with-siconos) with_siconos=1 ;;
+    *) echo "setup: unknown option '$arg' (known: --with-siconos)" >&2; exit 2 ;;
+  esac
+done
 packages=(
   cmake g++ make pkg-config
   libeigen3-dev
@@ -11,7 +19,9 @@ packages=(
   ccache
   gnuplot-nox
   libmujoco-dev
+  libhdf5-dev
 )
+[ "$with_siconos" -eq 1 ] && packages+=(libsiconos-numerics-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -3,7 +3,8 @@
 # reported as skipped where no GPU exists.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+# The tests also exercise the Siconos peer, so CI asks for it.
+bash scripts/setup.sh --with-siconos
 bash scripts/build.sh
 cd build
 ctest --output-on-failure -j "${CONTACTLAB_JOBS:-$(nproc)}"
