@@ -129,6 +129,17 @@ void padmm_assemble_delassus(const ConstraintProblem& problem, const Real* conta
   }
 }
 
+namespace {
+// Exact symmetry up to rounding of the entries (relative 1e-14 of the largest).
+bool is_symmetric(const MatX& W) {
+  const Real scale = W.cwiseAbs().maxCoeff();
+  for (int j = 0; j < W.cols(); ++j)
+    for (int i = 0; i < j; ++i)
+      if (std::abs(W(i, j) - W(j, i)) > 1e-14 * scale) return false;
+  return true;
+}
+}  // namespace
+
 void PadmmSolver::solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
                         SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
                         SolveStats& stats) const {
@@ -197,7 +208,17 @@ void PadmmSolver::solve(const ConstraintProblem& problem, const ContactModel& la
   prm.restart_factor = options.restart_factor;
   prm.accelerate = options.acceleration ? 1 : 0;
 
+  const bool use_lu = dense && problem.explicit_delassus() && !is_symmetric(*problem.explicit_W);
   auto factorise = [&]() {
+    if (use_lu) {
+      // D is stored by columns (row j holds D e_j), so D(i, j) = D[j m + i].
+      ws.shifted.resize(m, m);
+      for (int j = 0; j < m; ++j)
+        for (int i = 0; i < m; ++i)
+          ws.shifted(i, j) = p[i] * D[static_cast<size_t>(j) * m + i] * p[j] + (i == j ? prm.eta + prm.rho : Real(0));
+      ws.lu.compute(ws.shifted);
+      return ws.lu.matrixLU().allFinite() && ws.lu.matrixLU().diagonal().cwiseAbs().minCoeff() > 0;
+    }
     padmm::scaled_shifted_matrix(D, m, m, p, prm.eta + prm.rho, L, m);
     return dense::cholesky_factor(L, m, m);
   };
@@ -219,7 +240,9 @@ void PadmmSolver::solve(const ConstraintProblem& problem, const ContactModel& la
     // x-update: the law's shift of ẑ goes into rhs first (x_rhs allows the alias).
     law.velocity_shift(mu, nc, w.z_hat + off, rhs + off);
     padmm::x_rhs(w, prm, rhs + off, rhs);
-    if (dense) {
+    if (use_lu) {
+      Eigen::Map<VecX>(w.x, m) = ws.lu.solve(Eigen::Map<const VecX>(rhs, m));
+    } else if (dense) {
       std::copy(rhs, rhs + m, w.x);
       dense::cholesky_solve(L, m, m, w.x);
     } else {

@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/LU>
+
 #include "solvers/solver_common.hpp"
 
 namespace contactlab {
@@ -77,6 +79,11 @@ class PadmmWorkspace final : public SolverWorkspace {
   std::vector<Real> unit;       // (m) unit vector / scratch
   std::vector<Real> cr_r, cr_p, cr_Ar, cr_Ap, cr_tmp;  // (m) conjugate residual
   std::vector<Real> scratch6;   // (6 nb) for apply_delassus
+  // A non-symmetric explicit W (files from other codes, e.g. Siconos' Capsules
+  // or Rover problems, asymmetric by 1e-5): Cholesky would solve with its lower
+  // triangle only, so the dense x-update factorises P D P + (eta+rho) I by LU.
+  MatX shifted;
+  Eigen::PartialPivLU<MatX> lu;
 };
 
 // Dense D + diag(contact_R on contact rows) (m x m, row-major), assembled
