@@ -10,6 +10,7 @@
 #include "apps/grad_command.hpp"
 #include "apps/rollout_options.hpp"
 #include "apps/run_command.hpp"
+#include "apps/solve_command.hpp"
 #include "apps/validate_command.hpp"
 #include "core/factory.hpp"
 #include "scenes/scene_library.hpp"
@@ -26,7 +27,9 @@ const char* kUsage =
     "       contactlab compare SCENE... [--combos LIST|all] [--dt LIST] [--duration S] [--reference COMBO@DT] [--out DIR]\n"
     "       contactlab validate [--json]\n"
     "       contactlab grad SCENE --loss LOSS [--wrt LIST] [run options]   (contactlab grad --help)\n"
-    "       contactlab gradcheck SCENE --loss LOSS --wrt LIST [--eps E] [--tol T] [run options]\n";
+    "       contactlab gradcheck SCENE --loss LOSS --wrt LIST [--eps E] [--tol T] [run options]\n"
+    "       contactlab solve PROBLEM [--contact NAME] [--solver NAME] [--set KEY=VALUE]... [--tol T] [--out FILE] [--json]\n"
+    "       contactlab bench-problems DIR... [--solvers LIST] [--tol T] [--time-limit S] [--peer siconos] [--out DIR]\n";
 
 void print_parts(const std::string& title, const std::vector<PartInfo>& parts) {
   std::cout << title << ":\n";
@@ -116,6 +119,8 @@ int main(int argc, char** argv) {
   if (cmd == "list") return list_command(rest);
   if (cmd == "run") return run_cli(rest);
   if (cmd == "compare") return compare_cli(rest);
+  if (cmd == "solve") return solve_cli(rest);
+  if (cmd == "bench-problems") return bench_problems_cli(rest);
   if (cmd == "validate") return validate_command(!rest.empty() && rest[0] == "--json");
   if (cmd == "grad") return grad_cli(rest, false);
   if (cmd == "gradcheck") return grad_cli(rest, true);

@@ -1,0 +1,314 @@
+// contactlab bench-problems: every solver on every problem, each solve in its
+// own process so that a time limit is a hard limit and a solver that crashes
+// (a peer on a singular W, say) costs one row, not the benchmark.
+#include <poll.h>
+#include <signal.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <limits>
+#include <sstream>
+
+#include "apps/output_file.hpp"
+#include "apps/solve_command.hpp"
+#include "core/factory.hpp"
+#include "scenes/fc3d_solve.hpp"
+#include "scenes/performance_profile.hpp"
+#include "scenes/siconos_peer.hpp"
+
+namespace po = boost::program_options;
+
+namespace contactlab {
+namespace {
+
+// A row of the benchmark: one of our solvers with its options, or a Siconos solver.
+struct BenchSolver {
+  std::string label;
+  std::string solver;
+  std::vector<std::string> sets;
+  bool siconos = false;
+};
+
+std::vector<BenchSolver> parse_solvers(const std::string& list, bool siconos_peer) {
+  std::vector<BenchSolver> out;
+  std::stringstream ss(list);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (item.empty()) continue;
+    if (item == "padmm_matrix_free") {
+      out.push_back({item, "padmm", {"solver.delassus=matrix_free"}, false});
+    } else if (item.rfind("siconos_", 0) == 0) {
+      const auto& known = siconos_peer_solvers();
+      if (std::find(known.begin(), known.end(), item) == known.end())
+        throw std::invalid_argument("--solvers: unknown Siconos solver '" + item + "'");
+      out.push_back({item, item, {}, true});
+    } else {
+      (void)make_solver(item);  // throws naming the unknown solver and listing the known ones
+      out.push_back({item, item, {}, false});
+    }
+  }
+  if (siconos_peer)
+    for (const std::string& name : siconos_peer_solvers())
+      if (std::none_of(out.begin(), out.end(), [&](const BenchSolver& b) { return b.label == name; }))
+        out.push_back({name, name, {}, true});
+  if (out.empty()) throw std::invalid_argument("--solvers: empty list");
+  return out;
+}
+
+struct BenchRun {
+  std::string status;  // solved | not_converged | failed | time_limit | crashed | error
+  int iterations = 0;
+  double time_s = std::numeric_limits<double>::quiet_NaN();
+  double error = std::numeric_limits<double>::quiet_NaN();  // Siconos' relative error, recomputed by us
+  std::string message;
+};
+
+// What the child process sends back (plain bytes through a pipe).
+struct ChildReport {
+  int solved;
+  int finite;
+  int iterations;
+  double time_s;
+  double error;
+  char message[240];
+};
+
+ChildReport solve_in_child(const FrictionContactProblem& problem, const BenchSolver& b, double tol,
+                           const std::vector<std::string>& sets) {
+  ChildReport rep{};
+  try {
+    // Short solves are repeated (>= 20 ms in all) so their time is not timer noise.
+    double total = 0;
+    int repeats = 0;
+    do {
+      if (b.siconos) {
+        const SiconosPeerResult sr = solve_with_siconos(problem, b.solver, tol, 10000);
+        VecX u;
+        const Fc3dErrors e = fc3d_errors(problem, sr.r, u);  // the same measure for every row
+        rep.iterations = sr.iterations;
+        rep.error = e.relative;
+        total += sr.time_s;
+      } else {
+        Fc3dSolveOptions o;
+        o.solver = b.solver;
+        o.sets = b.sets;
+        o.sets.insert(o.sets.end(), sets.begin(), sets.end());
+        o.tol = tol;
+        const Fc3dSolveResult r = solve_fc3d(problem, o);
+        rep.iterations = r.stats.iterations;
+        rep.error = r.errors.relative;
+        total += r.time_s;
+      }
+      ++repeats;
+    } while (total < 0.02 && repeats < 100);
+    rep.time_s = total / repeats;
+    rep.finite = std::isfinite(rep.error);
+    rep.solved = rep.finite && rep.error <= tol;
+  } catch (const std::exception& e) {
+    rep.finite = -1;
+    std::snprintf(rep.message, sizeof rep.message, "%s", e.what());
+  }
+  return rep;
+}
+
+BenchRun run_isolated(const FrictionContactProblem& problem, const BenchSolver& b, double tol, double time_limit,
+                      const std::vector<std::string>& sets) {
+  BenchRun run;
+  int fds[2];
+  if (pipe(fds) != 0) throw std::runtime_error("bench-problems: pipe() failed");
+  std::cout.flush();
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("bench-problems: fork() failed");
+  if (pid == 0) {
+    close(fds[0]);
+    itimerval limit{};
+    limit.it_value.tv_sec = static_cast<time_t>(time_limit);
+    limit.it_value.tv_usec = static_cast<suseconds_t>((time_limit - std::floor(time_limit)) * 1e6);
+    setitimer(ITIMER_REAL, &limit, nullptr);  // SIGALRM ends the child at the limit
+    const ChildReport rep = solve_in_child(problem, b, tol, sets);
+    const ssize_t n = write(fds[1], &rep, sizeof rep);
+    _exit(n == static_cast<ssize_t>(sizeof rep) ? 0 : 1);
+  }
+  close(fds[1]);
+  ChildReport rep{};
+  size_t got = 0;
+  while (got < sizeof rep) {
+    const ssize_t n = read(fds[0], reinterpret_cast<char*>(&rep) + got, sizeof rep - got);
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  close(fds[0]);
+  int wstatus = 0;
+  waitpid(pid, &wstatus, 0);
+  if (got == sizeof rep) {
+    if (rep.finite < 0) {
+      run.status = "error";
+      run.message = rep.message;
+      return run;
+    }
+    run.status = rep.solved ? "solved" : (rep.finite ? "not_converged" : "failed");
+    run.iterations = rep.iterations;
+    run.time_s = rep.time_s;
+    run.error = rep.error;
+  } else if (WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGALRM) {
+    run.status = "time_limit";
+  } else {
+    run.status = "crashed";
+    run.message = WIFSIGNALED(wstatus) ? std::string("signal ") + strsignal(WTERMSIG(wstatus)) : "no report";
+  }
+  return run;
+}
+
+std::string fmt(double x, int precision = 3) {
+  if (!std::isfinite(x)) return "";
+  std::ostringstream s;
+  s << std::setprecision(precision) << x;
+  return s.str();
+}
+
+void write_profile_plot(const std::string& dir, const std::vector<BenchSolver>& solvers, const PerformanceProfile& prof,
+                        double tol) {
+  const std::string script = dir + "/performance_profile.gp";
+  std::ofstream gp(script);
+  gp << "# Generated by contactlab bench-problems; rerun with: cd " << dir << " && gnuplot performance_profile.gp\n"
+     << "set terminal pngcairo size 960,640 font 'sans,10'\nset output 'performance_profile.png'\n"
+     << "set title 'Performance profile (time), success = relative error <= " << tol << "' noenhanced\n"
+     << "set xlabel 'tau (time / best time on the problem)'\nset ylabel 'fraction of problems solved'\n"
+     << "set logscale x 2\nset yrange [0:1.02]\nset key bottom right noenhanced\nset grid\n"
+     << "$profile << EOD\n";
+  for (size_t i = 0; i < prof.tau.size(); ++i) {
+    gp << std::setprecision(9) << prof.tau[i];
+    for (const auto& f : prof.fraction) gp << ' ' << f[i];
+    gp << '\n';
+  }
+  gp << "EOD\nplot ";
+  for (size_t s = 0; s < solvers.size(); ++s)
+    gp << (s ? ", " : "") << "$profile using 1:" << s + 2 << " with steps lw 2 title '" << solvers[s].label << "'";
+  gp << '\n';
+}
+
+}  // namespace
+
+int bench_problems_cli(const std::vector<std::string>& args) {
+  std::vector<std::string> paths, sets;
+  std::string solver_list = "padmm,padmm_matrix_free,pgs,newton", peer, out_dir = "bench_problems";
+  double tol = 1e-6, time_limit = 10;
+  po::options_description opts("contactlab bench-problems DIR... [options]  (directories of .dat / .hdf5 problems, or files)");
+  opts.add_options()("help,h", "this help")
+      ("solvers", po::value(&solver_list)->default_value(solver_list),
+       "comma-separated: padmm, padmm_matrix_free, pgs, newton, siconos_nsn_ac, siconos_nsn_fb, siconos_nsgs")
+      ("tol", po::value(&tol)->default_value(tol), "success: Siconos' relative error <= T (recomputed by contactlab)")
+      ("time-limit", po::value(&time_limit)->default_value(time_limit), "seconds per solve; a hard limit (own process)")
+      ("peer", po::value(&peer), "siconos: add Siconos' NSN-AC, NSN-FB and NSGS as rows")
+      ("set", po::value<std::vector<std::string>>(&sets)->composing(), "KEY=VALUE for contactlab's solvers (repeatable)")
+      ("out", po::value(&out_dir)->default_value(out_dir), "directory for results.csv, profile.csv and the PNG");
+  po::options_description hidden;
+  hidden.add_options()("paths", po::value(&paths)->composing());
+  po::options_description all;
+  all.add(opts).add(hidden);
+  po::positional_options_description pos;
+  pos.add("paths", -1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const std::exception& e) {
+    std::cerr << "contactlab bench-problems: error: " << e.what() << "\n" << opts;
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << opts;
+    return 0;
+  }
+  try {
+    if (paths.empty()) throw std::invalid_argument("missing DIR (a directory of .dat / .hdf5 problems)");
+    if (!(tol > 0)) throw std::invalid_argument("--tol must be positive");
+    if (!(time_limit > 0)) throw std::invalid_argument("--time-limit must be positive");
+    if (!peer.empty() && peer != "siconos") throw std::invalid_argument("--peer: unknown peer '" + peer + "' (known: siconos)");
+    if (peer == "siconos" && !siconos_peer_built())
+      throw std::invalid_argument("--peer siconos: contactlab was built without Siconos numerics "
+                                  "(scripts/setup.sh --with-siconos, then rebuild)");
+    const std::vector<BenchSolver> solvers = parse_solvers(solver_list, peer == "siconos");
+    std::vector<std::string> files;
+    for (const std::string& p : paths) {
+      const auto found = fc3d_problem_files(p);
+      files.insert(files.end(), found.begin(), found.end());
+    }
+    if (files.empty()) throw std::invalid_argument("no .dat or .hdf5 problem in " + paths[0]);
+    // Every file is read before anything runs: a malformed one stops the benchmark with its name.
+    std::vector<FrictionContactProblem> problems;
+    for (const std::string& f : files) problems.push_back(read_fc3d_problem(f));
+
+    std::filesystem::create_directories(out_dir);
+    OutputFile results_csv(out_dir + "/results.csv");
+    std::ostream& csv = *results_csv.open();
+    csv << "problem,contacts,solver,status,iterations,time_s,siconos_error\n";
+    std::vector<std::vector<double>> times(problems.size(), std::vector<double>(solvers.size()));
+    std::vector<int> solved(solvers.size(), 0);
+    int name_width = 10;
+    for (const auto& p : problems) name_width = std::max(name_width, static_cast<int>(p.name.size()) + 2);
+    std::cout << std::left << std::setw(name_width) << "problem" << std::setw(9) << "contacts";
+    for (const auto& s : solvers) std::cout << std::setw(20) << s.label;
+    std::cout << "\n";
+    for (size_t p = 0; p < problems.size(); ++p) {
+      std::cout << std::setw(name_width) << problems[p].name << std::setw(9) << problems[p].num_contacts << std::flush;
+      for (size_t s = 0; s < solvers.size(); ++s) {
+        const BenchRun run = run_isolated(problems[p], solvers[s], tol, time_limit, sets);
+        const bool ok = run.status == "solved";
+        solved[s] += ok;
+        times[p][s] = ok ? run.time_s : std::numeric_limits<double>::infinity();
+        csv << problems[p].name << ',' << problems[p].num_contacts << ',' << solvers[s].label << ',' << run.status << ','
+            << run.iterations << ',' << fmt(run.time_s, 6) << ',' << fmt(run.error, 6) << '\n';
+        const std::string cell = ok ? fmt(run.time_s * 1e3) + " ms" : run.status;
+        std::cout << std::setw(20) << cell << std::flush;
+        if (!run.message.empty()) std::cerr << "\n  " << solvers[s].label << " on " << problems[p].name << ": " << run.message << "\n";
+      }
+      std::cout << "\n";
+    }
+    results_csv.commit();
+
+    std::cout << std::setw(name_width + 9) << "solved";
+    for (size_t s = 0; s < solvers.size(); ++s)
+      std::cout << std::setw(20) << (std::to_string(solved[s]) + "/" + std::to_string(problems.size()));
+    std::cout << "\n";
+
+    const PerformanceProfile prof = performance_profile(times);
+    OutputFile profile_csv(out_dir + "/profile.csv");
+    std::ostream& pc = *profile_csv.open();
+    pc << "tau";
+    for (const auto& s : solvers) pc << ',' << s.label;
+    pc << '\n' << std::setprecision(9);
+    for (size_t i = 0; i < prof.tau.size(); ++i) {
+      pc << prof.tau[i];
+      for (const auto& f : prof.fraction) pc << ',' << f[i];
+      pc << '\n';
+    }
+    profile_csv.commit();
+    write_profile_plot(out_dir, solvers, prof, tol);
+    if (std::system("command -v gnuplot >/dev/null 2>&1") == 0) {
+      std::string quoted = "'";
+      for (char c : out_dir) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      const std::string cmd = "cd " + quoted + "' && gnuplot performance_profile.gp";
+      if (std::system(cmd.c_str()) != 0) std::cerr << "warning: gnuplot failed on " << out_dir << "/performance_profile.gp\n";
+    } else {
+      std::cerr << "note: gnuplot not found, " << out_dir << "/performance_profile.gp written but not plotted\n";
+    }
+    std::cout << "wrote " << out_dir << "/results.csv, profile.csv, performance_profile.png\n";
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "contactlab bench-problems: error: " << e.what() << std::endl;
+    return 1;
+  }
+}
+
+}  // namespace contactlab

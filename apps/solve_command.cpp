@@ -1,0 +1,102 @@
+#include "apps/solve_command.hpp"
+
+#include <boost/program_options.hpp>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "apps/output_file.hpp"
+#include "scenes/fc3d_solve.hpp"
+
+namespace po = boost::program_options;
+
+namespace contactlab {
+namespace {
+
+std::string json_number(double x) {
+  if (!std::isfinite(x)) return "null";  // JSON has no NaN or inf
+  std::ostringstream s;
+  s << std::setprecision(9) << x;
+  return s.str();
+}
+
+void write_solution_csv(std::ostream& out, const Fc3dSolveResult& res) {
+  out << "contact,rn,rt1,rt2,un,ut1,ut2\n" << std::setprecision(17);
+  for (int k = 0; k < static_cast<int>(res.r.size()) / 3; ++k) {
+    out << k;
+    for (int i = 0; i < 3; ++i) out << ',' << res.r[3 * k + i];
+    for (int i = 0; i < 3; ++i) out << ',' << res.u[3 * k + i];
+    out << '\n';
+  }
+}
+
+}  // namespace
+
+int solve_cli(const std::vector<std::string>& args) {
+  std::string problem_path, out;
+  Fc3dSolveOptions so;
+  bool json = false;
+  po::options_description opts("contactlab solve PROBLEM [options]  (PROBLEM: a Siconos .dat or FCLib .hdf5 file)");
+  opts.add_options()("help,h", "this help")
+      ("solver", po::value(&so.solver)->default_value("padmm"), "padmm | pgs | newton (contactlab list solvers)")
+      ("contact", po::value(&so.contact), "contact law (default: the solver's own: desaxce, newton: fischer_burmeister)")
+      ("set", po::value<std::vector<std::string>>(&so.sets)->composing(), "KEY=VALUE solver.* or contact.* option (repeatable)")
+      ("tol", po::value(&so.tol)->default_value(1e-6), "success: Siconos' relative error |natural map| / |q| <= T")
+      ("out", po::value(&out), "CSV of the solution: contact,rn,rt1,rt2,un,ut1,ut2")
+      ("json", po::bool_switch(&json), "print status, iterations, time and residuals as JSON");
+  po::options_description hidden;
+  hidden.add_options()("problem", po::value(&problem_path));
+  po::options_description all;
+  all.add(opts).add(hidden);
+  po::positional_options_description pos;
+  pos.add("problem", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const std::exception& e) {
+    std::cerr << "contactlab solve: error: " << e.what() << "\n" << opts;
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << opts;
+    return 0;
+  }
+  if (problem_path.empty()) {
+    std::cerr << "contactlab solve: error: missing PROBLEM (a Siconos .dat or FCLib .hdf5 file)\n";
+    return 2;
+  }
+  OutputFile out_csv(out);
+  try {
+    const FrictionContactProblem problem = read_fc3d_problem(problem_path);
+    const Fc3dSolveResult res = solve_fc3d(problem, so);
+    if (std::ostream* csv = out_csv.open()) write_solution_csv(*csv, res);
+    out_csv.commit();
+    const bool finite = std::isfinite(res.errors.relative);
+    const char* status = res.success ? "converged" : (finite ? "not_converged" : "failed");
+    if (json) {
+      std::cout << "{\"problem\": \"" << problem.name << "\", \"file\": \"" << problem_path
+                << "\", \"contacts\": " << problem.num_contacts << ", \"solver\": \"" << res.solver
+                << "\", \"contact\": \"" << res.contact << "\", \"status\": \"" << status
+                << "\", \"solver_status\": \"" << to_string(res.stats.status) << "\", \"iterations\": "
+                << res.stats.iterations << ", \"rounds\": " << res.rounds << ", \"time\": " << json_number(res.time_s)
+                << ", \"tol\": " << json_number(so.tol) << ", \"natural_map\": " << json_number(res.errors.natural_map)
+                << ", \"siconos_error\": " << json_number(res.errors.relative)
+                << ", \"r_primal\": " << json_number(res.errors.r_primal)
+                << ", \"r_dual\": " << json_number(res.errors.r_dual)
+                << ", \"r_compl\": " << json_number(res.errors.r_compl) << "}" << std::endl;
+    } else {
+      std::cout << problem.name << " (" << problem.num_contacts << " contacts): " << res.solver << " + " << res.contact
+                << ": " << status << " in " << res.stats.iterations << " iterations, " << res.time_s
+                << " s, relative error " << res.errors.relative << " (tol " << so.tol << ")\n";
+    }
+    return res.success ? 0 : 1;
+  } catch (const std::exception& e) {
+    out_csv.discard();
+    std::cerr << "contactlab solve: error: " << e.what() << std::endl;
+    return 1;
+  }
+}
+
+}  // namespace contactlab
