@@ -42,7 +42,7 @@ int solve_cli(const std::vector<std::string>& args) {
       ("solver", po::value(&so.solver)->default_value("padmm"), "padmm | pgs | newton (contactlab list solvers)")
       ("contact", po::value(&so.contact), "contact law (default: the solver's own: desaxce, newton: fischer_burmeister)")
       ("set", po::value<std::vector<std::string>>(&so.sets)->composing(), "KEY=VALUE solver.* or contact.* option (repeatable)")
-      ("tol", po::value(&so.tol)->default_value(1e-6), "success: Siconos' relative error |natural map| / |q| <= T")
+      ("tol", po::value(&so.tol)->default_value(1e-6), "success: relative error |natural map| / |q| <= T")
       ("out", po::value(&out), "CSV of the solution: contact,rn,rt1,rt2,un,ut1,ut2")
       ("json", po::bool_switch(&json), "print status, iterations, time and residuals as JSON");
   po::options_description hidden;
@@ -82,7 +82,8 @@ int solve_cli(const std::vector<std::string>& args) {
                 << "\", \"solver_status\": \"" << to_string(res.stats.status) << "\", \"iterations\": "
                 << res.stats.iterations << ", \"rounds\": " << res.rounds << ", \"time\": " << json_number(res.time_s)
                 << ", \"tol\": " << json_number(so.tol) << ", \"natural_map\": " << json_number(res.errors.natural_map)
-                << ", \"siconos_error\": " << json_number(res.errors.relative)
+                << ", \"natural_map_relative\": " << json_number(res.errors.relative)
+                << ", \"siconos_error\": " << json_number(res.errors.siconos)
                 << ", \"r_primal\": " << json_number(res.errors.r_primal)
                 << ", \"r_dual\": " << json_number(res.errors.r_dual)
                 << ", \"r_compl\": " << json_number(res.errors.r_compl) << "}" << std::endl;

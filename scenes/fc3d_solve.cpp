@@ -71,6 +71,8 @@ Fc3dErrors fc3d_errors(const FrictionContactProblem& p, const VecX& r, VecX& u) 
   e.natural_map = std::sqrt(sum);
   const Real norm_q = p.q.norm();
   e.relative = norm_q > DBL_EPSILON ? e.natural_map / norm_q : e.natural_map;
+  const Real norm_max = std::max({norm_q, r.norm(), u.norm()});
+  e.siconos = norm_max > DBL_EPSILON ? e.natural_map / norm_max : e.natural_map;
 
   ConstraintProblem cp = p.to_constraint_problem();
   const std::vector<Real> lambda(r.data(), r.data() + r.size()), v(u.data(), u.data() + u.size());
@@ -79,7 +81,7 @@ Fc3dErrors fc3d_errors(const FrictionContactProblem& p, const VecX& r, VecX& u) 
   e.r_primal = m.r_primal;
   e.r_dual = m.r_dual;
   e.r_compl = m.r_compl;
-  if (!r.allFinite()) e.natural_map = e.relative = e.r_primal = e.r_dual = e.r_compl = std::nan("");
+  if (!r.allFinite()) e.natural_map = e.relative = e.siconos = e.r_primal = e.r_dual = e.r_compl = std::nan("");
   return e;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "scenes/fc3d_io.hpp"
+#include "scenes/fc3d_solve.hpp"
 #include "scenes/siconos_peer.hpp"
 
 #ifdef CONTACTLAB_HAVE_SICONOS
@@ -327,6 +328,30 @@ TEST_CASE("siconos peer: read_siconos_dat reads sparse (storage 2) files as Sico
   NM_clear(dense);
   std::free(dense);
   frictionContactProblem_free(original);
+}
+
+TEST_CASE("siconos peer: Fc3dErrors::siconos is the error Siconos itself reports, natural map / max(|q|, |r|, |u|)") {
+  // Problems where each of |q| (NESpheres_10_1), |r| (Rover1040, Confeti) and
+  // |u| (OneObject-i1028-138) is the largest, so each branch of the max is met.
+  int compared = 0;
+  for (const char* name : {"NESpheres_10_1.dat", "Rover1040.dat", "Confeti-ex13-4contact-Fc3D-SBM.dat",
+                           "OneObject-i1028-138.hdf5.dat"}) {
+    const std::string path = std::string(CONTACTLAB_FC3D_DIR) + "/" + name;
+    REQUIRE_MESSAGE(std::filesystem::exists(path), "missing test problem " << path);
+    const contactlab::FrictionContactProblem p = contactlab::read_siconos_dat(path);
+    for (const char* solver : {"siconos_nsn_ac", "siconos_nsgs"}) {
+      const std::string what = std::string(name) + " " + solver;
+      CAPTURE(what);
+      const contactlab::SiconosPeerResult sr = contactlab::solve_with_siconos(p, solver, 1e-6, 10000);
+      contactlab::VecX u;
+      const contactlab::Fc3dErrors e = contactlab::fc3d_errors(p, sr.r, u);
+      if (sr.error < 1e-12) continue;  // at rounding level the two agree only to rounding
+      CHECK(e.siconos == doctest::Approx(sr.error).epsilon(1e-4));
+      CHECK(e.siconos <= e.relative * (1 + 1e-12));
+      ++compared;
+    }
+  }
+  CHECK(compared >= 6);  // of 8: only an answer exact to rounding is left out
 }
 
 #endif

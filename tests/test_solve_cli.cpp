@@ -48,7 +48,7 @@ TEST_CASE("solve cli: JSON keys, the solution CSV header and one row per contact
   const Result r = run("solve " + problem("Rover4144.dat") + " --solver pgs --json --out " + out);
   REQUIRE(r.status == 0);
   for (const char* key : {"\"status\": \"converged\"", "\"iterations\":", "\"time\":", "\"natural_map\":",
-                          "\"siconos_error\":", "\"r_primal\":", "\"r_dual\":", "\"r_compl\":", "\"contacts\": 4"})
+                          "\"siconos_error\":", "\"natural_map_relative\":", "\"r_primal\":", "\"r_dual\":", "\"r_compl\":", "\"contacts\": 4"})
     CHECK_MESSAGE(r.output.find(key) != std::string::npos, key);
   CHECK(first_line(out) == "contact,rn,rt1,rt2,un,ut1,ut2");
   CHECK(count_lines(out) == 1 + 4);
@@ -97,7 +97,7 @@ TEST_CASE("bench-problems cli: results and profile CSVs with their headers, one 
     fs::copy_file(problem(name), dir + "/" + name);
   const Result r = run("bench-problems " + dir + " --solvers padmm,pgs,newton --out " + out);
   REQUIRE(r.status == 0);
-  CHECK(first_line(out + "/results.csv") == "problem,contacts,solver,status,iterations,time_s,siconos_error");
+  CHECK(first_line(out + "/results.csv") == "problem,contacts,solver,status,iterations,time_s,relative_error,siconos_error");
   CHECK(count_lines(out + "/results.csv") == 1 + 3 * 3);
   CHECK(first_line(out + "/profile.csv") == "tau,padmm,pgs,newton");
   CHECK(fs::exists(out + "/performance_profile.gp"));
