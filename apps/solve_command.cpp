@@ -37,11 +37,13 @@ int solve_cli(const std::vector<std::string>& args) {
   std::string problem_path, out;
   Fc3dSolveOptions so;
   bool json = false;
+  std::string storage = "auto";
   po::options_description opts("contactlab solve PROBLEM [options]  (PROBLEM: a Siconos .dat or FCLib .hdf5 file)");
   opts.add_options()("help,h", "this help")
       ("solver", po::value(&so.solver)->default_value("padmm"), "padmm | pgs | newton (contactlab list solvers)")
       ("contact", po::value(&so.contact), "contact law (default: the solver's own: desaxce, newton: fischer_burmeister)")
       ("set", po::value<std::vector<std::string>>(&so.sets)->composing(), "KEY=VALUE solver.* or contact.* option (repeatable)")
+      ("delassus", po::value(&storage)->default_value("auto"), "how solvers hold W: auto (sparse when <= 10 % full) | dense | sparse")
       ("tol", po::value(&so.tol)->default_value(1e-6), "success: relative error |natural map| / |q| <= T")
       ("out", po::value(&out), "CSV of the solution: contact,rn,rt1,rt2,un,ut1,ut2")
       ("json", po::bool_switch(&json), "print status, iterations, time and residuals as JSON");
@@ -67,6 +69,13 @@ int solve_cli(const std::vector<std::string>& args) {
     std::cerr << "contactlab solve: error: missing PROBLEM (a Siconos .dat or FCLib .hdf5 file)\n";
     return 2;
   }
+  if (storage == "auto") so.storage = FrictionContactProblem::Storage::Auto;
+  else if (storage == "dense") so.storage = FrictionContactProblem::Storage::Dense;
+  else if (storage == "sparse") so.storage = FrictionContactProblem::Storage::Sparse;
+  else {
+    std::cerr << "contactlab solve: error: --delassus '" << storage << "': expected auto, dense or sparse\n";
+    return 2;
+  }
   OutputFile out_csv(out);
   try {
     const FrictionContactProblem problem = read_fc3d_problem(problem_path);
@@ -78,7 +87,8 @@ int solve_cli(const std::vector<std::string>& args) {
     if (json) {
       std::cout << "{\"problem\": \"" << problem.name << "\", \"file\": \"" << problem_path
                 << "\", \"contacts\": " << problem.num_contacts << ", \"solver\": \"" << res.solver
-                << "\", \"contact\": \"" << res.contact << "\", \"status\": \"" << status
+                << "\", \"contact\": \"" << res.contact << "\", \"delassus\": \"" << (res.sparse_W ? "sparse" : "dense")
+                << "\", \"status\": \"" << status
                 << "\", \"solver_status\": \"" << to_string(res.stats.status) << "\", \"iterations\": "
                 << res.stats.iterations << ", \"rounds\": " << res.rounds << ", \"time\": " << json_number(res.time_s)
                 << ", \"tol\": " << json_number(so.tol) << ", \"natural_map\": " << json_number(res.errors.natural_map)

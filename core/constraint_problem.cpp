@@ -20,8 +20,12 @@ void ConstraintProblem::resize(int bodies, int bilateral, int limits, int contac
 }
 
 void ConstraintProblem::set_explicit(const MatX& W, const VecX& q, const VecX& mu_in) {
+  set_explicit(std::make_shared<const ExplicitDelassus>(W), q, mu_in);
+}
+
+void ConstraintProblem::set_explicit(std::shared_ptr<const ExplicitDelassus> W, const VecX& q, const VecX& mu_in) {
   const int m = static_cast<int>(q.size());
-  if (W.rows() != m || W.cols() != m || m % 3 != 0 || mu_in.size() != m / 3)
+  if (!W || W->size() != m || m % 3 != 0 || mu_in.size() != m / 3)
     throw std::invalid_argument("explicit Delassus problem: W must be m x m, q of size m = 3 nc, mu of size nc");
   num_bodies = 0;
   num_bilateral = num_limit = 0;
@@ -32,7 +36,7 @@ void ConstraintProblem::set_explicit(const MatX& W, const VecX& q, const VecX& m
   compliance.assign(m, 0.0);
   v_free.assign(q.data(), q.data() + m);
   mu.assign(mu_in.data(), mu_in.data() + mu_in.size());
-  explicit_W = std::make_shared<const MatX>(W);
+  explicit_W = std::move(W);
 }
 
 void ConstraintProblem::apply_JT(const Real* x, Real* y) const {
@@ -64,9 +68,9 @@ void ConstraintProblem::apply_J(const Real* u, Real* y) const {
 
 void ConstraintProblem::apply_Minv(const Real* x, Real* y) const {
   if (explicit_W) {  // y = W x; in place allowed, as for the block-diagonal M^-1
-    const int m = num_rows();
-    const VecX product = *explicit_W * Eigen::Map<const VecX>(x, m);
-    Eigen::Map<VecX>(y, m) = product;
+    if (x != y) return explicit_W->multiply(x, y);
+    const VecX copy = Eigen::Map<const VecX>(x, num_rows());
+    explicit_W->multiply(copy.data(), y);
     return;
   }
   for (int b = 0; b < num_bodies; ++b) {
@@ -77,6 +81,11 @@ void ConstraintProblem::apply_Minv(const Real* x, Real* y) const {
 }
 
 void ConstraintProblem::apply_delassus(const Real* x, Real* y, Real* scratch) const {
+  if (explicit_W) {  // J = I: W x directly, without the in-place copy of apply_Minv
+    explicit_W->multiply(x, y);
+    for (int r = 0; r < num_rows(); ++r) y[r] += compliance[r] * x[r];
+    return;
+  }
   apply_JT(x, scratch);
   apply_Minv(scratch, scratch);  // block-diagonal: in place is safe
   apply_J(scratch, y);
@@ -86,7 +95,7 @@ void ConstraintProblem::apply_delassus(const Real* x, Real* y, Real* scratch) co
 void ConstraintProblem::dense_delassus(MatX& D) const {
   const int m = num_rows();
   if (explicit_W) {
-    D = *explicit_W;
+    explicit_W->to_dense(D);
     for (int i = 0; i < m; ++i) D(i, i) += compliance[i];
     return;
   }

@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/explicit_delassus.hpp"
 #include "core/math.hpp"
 
 namespace contactlab {
@@ -65,7 +66,7 @@ struct ConstraintProblem {
   // apply_JT are then the identity, apply_Minv and apply_delassus multiply by
   // W, dense_delassus copies it. rows, inv_mass and inv_inertia_W are unused;
   // solvers that need the bodies themselves refuse such a problem.
-  std::shared_ptr<const MatX> explicit_W;
+  std::shared_ptr<const ExplicitDelassus> explicit_W;
 
   int num_rows() const { return explicit_W ? static_cast<int>(v_free.size()) : static_cast<int>(rows.size()); }
   bool explicit_delassus() const { return static_cast<bool>(explicit_W); }
@@ -74,6 +75,7 @@ struct ConstraintProblem {
   // Makes this a standalone problem of m = 3 nc contact rows with Delassus W
   // (m x m), free velocity q (m) and friction mu (nc).
   void set_explicit(const MatX& W, const VecX& q, const VecX& mu);
+  void set_explicit(std::shared_ptr<const ExplicitDelassus> W, const VecX& q, const VecX& mu);
   int contact_offset() const { return num_bilateral + num_limit; }
 
   // Sizes every array for the given counts (capacity is kept, so a reused

@@ -206,9 +206,12 @@ void read_sparse(TokenStream& in, MatX& W) {
 
 }  // namespace
 
-ConstraintProblem FrictionContactProblem::to_constraint_problem() const {
+ConstraintProblem FrictionContactProblem::to_constraint_problem(Storage how) const {
+  const long nonzeros = (W.array() != 0).count();
+  const bool sparse = how == Storage::Sparse || (how == Storage::Auto && 10 * nonzeros <= W.size());
   ConstraintProblem problem;
-  problem.set_explicit(W, q, mu);
+  if (sparse) problem.set_explicit(std::make_shared<const ExplicitDelassus>(SparseMat(W.sparseView(1.0, 0.0))), q, mu);
+  else problem.set_explicit(W, q, mu);
   return problem;
 }
 

@@ -27,8 +27,11 @@ struct FrictionContactProblem {
   VecX q;                 // (3 nc)
   VecX mu;                // (nc)
 
-  // The problem as a ConstraintProblem solvers take (explicit Delassus).
-  ConstraintProblem to_constraint_problem() const;
+  // The problem as a ConstraintProblem solvers take (explicit Delassus W),
+  // with W held dense, sparse, or (auto) sparse when at most 10 % of its
+  // entries are non-zero (W x and column updates then cost ~nnz, not m^2).
+  enum class Storage { Auto, Dense, Sparse };
+  ConstraintProblem to_constraint_problem(Storage storage = Storage::Auto) const;
 };
 
 // Throws std::invalid_argument naming the file (and the token) on malformed input.

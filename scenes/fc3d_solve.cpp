@@ -104,8 +104,9 @@ Fc3dSolveResult solve_fc3d(const FrictionContactProblem& problem, const Fc3dSolv
   OptionSet set;
   law->bind_options(set, "contact.");
   solver->bind_options(set, "solver.");
-  const ConstraintProblem cp = problem.to_constraint_problem();
+  const ConstraintProblem cp = problem.to_constraint_problem(options.storage);
   const int m = cp.num_rows();
+  res.sparse_W = cp.explicit_W->sparse();
 
   // Solver tolerances start at the scale where a residual of that size in
   // every row gives a relative error of about tol; the user's --set wins.

@@ -42,6 +42,8 @@ struct Fc3dSolveOptions {
   std::string contact;             // empty: default_contact_for(solver)
   std::vector<std::string> sets;   // "solver.KEY=VALUE" / "contact.KEY=VALUE"
   Real tol = 1e-6;                 // on Fc3dErrors::relative
+  // How the solvers hold W (FrictionContactProblem::to_constraint_problem).
+  FrictionContactProblem::Storage storage = FrictionContactProblem::Storage::Auto;
 };
 
 struct Fc3dSolveResult {
@@ -52,6 +54,7 @@ struct Fc3dSolveResult {
   VecX r, u;              // (3 nc), normal first
   Fc3dErrors errors;      // measured on (r, W r + q), not taken from the solver
   bool success = false;   // errors.relative <= tol (finite)
+  bool sparse_W = false;  // whether the solver saw W sparse
 };
 
 // Throws std::invalid_argument for unknown parts or options, a law the solver

@@ -20,7 +20,7 @@ void delassus_diagonal(const ConstraintProblem& pr, const Real* contact_R, Real*
   const int off = pr.contact_offset();
   if (pr.explicit_delassus()) {
     for (int r = 0; r < pr.num_rows(); ++r)
-      diag[r] = (*pr.explicit_W)(r, r) + pr.compliance[r] + (contact_R && r >= off ? contact_R[r - off] : Real(0));
+      diag[r] = pr.explicit_W->diagonal(r) + pr.compliance[r] + (contact_R && r >= off ? contact_R[r - off] : Real(0));
     return;
   }
   for (int r = 0; r < pr.num_rows(); ++r) {
@@ -129,17 +129,6 @@ void padmm_assemble_delassus(const ConstraintProblem& problem, const Real* conta
   }
 }
 
-namespace {
-// Exact symmetry up to rounding of the entries (relative 1e-14 of the largest).
-bool is_symmetric(const MatX& W) {
-  const Real scale = W.cwiseAbs().maxCoeff();
-  for (int j = 0; j < W.cols(); ++j)
-    for (int i = 0; i < j; ++i)
-      if (std::abs(W(i, j) - W(j, i)) > 1e-14 * scale) return false;
-  return true;
-}
-}  // namespace
-
 void PadmmSolver::solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
                         SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
                         SolveStats& stats) const {
@@ -208,7 +197,7 @@ void PadmmSolver::solve(const ConstraintProblem& problem, const ContactModel& la
   prm.restart_factor = options.restart_factor;
   prm.accelerate = options.acceleration ? 1 : 0;
 
-  const bool use_lu = dense && problem.explicit_delassus() && !is_symmetric(*problem.explicit_W);
+  const bool use_lu = dense && problem.explicit_delassus() && !problem.explicit_W->symmetric();
   auto factorise = [&]() {
     if (use_lu) {
       // D is stored by columns (row j holds D e_j), so D(i, j) = D[j m + i].

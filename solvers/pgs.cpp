@@ -13,7 +13,7 @@ namespace {
 
 // (J M^-1 J^T)_ij from the cached M^-1 J^T: the sum over the bodies rows i and j share.
 Real jmj_entry(const ConstraintProblem& pr, const PgsWorkspace& ws, int i, int j) {
-  if (pr.explicit_delassus()) return (*pr.explicit_W)(i, j);
+  if (pr.explicit_delassus()) return pr.explicit_W->entry(i, j);
   const ConstraintRow& ri = pr.rows[i];
   const ConstraintRow& rj = pr.rows[j];
   const int bi[2] = {ri.body_a, ri.body_b};
@@ -132,7 +132,7 @@ void PgsSolver::solve(const ConstraintProblem& problem, const ContactModel& law,
   };
   auto impulse = [&](int r, Real dl) {
     if (explicit_W) {
-      Eigen::Map<VecX>(u, m) += dl * problem.explicit_W->col(r);
+      problem.explicit_W->add_column(r, dl, u);
     } else {
       apply_impulse(rows[r], mja[r], mjb[r], dl, u);
     }

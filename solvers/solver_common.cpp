@@ -13,7 +13,7 @@ void check_problem(const ConstraintProblem& pr, const char* solver) {
                   static_cast<int>(pr.compliance.size()) == m && static_cast<int>(pr.v_free.size()) == m &&
                   static_cast<int>(pr.mu.size()) == pr.num_contacts &&
                   (pr.explicit_delassus()
-                       ? pr.explicit_W->rows() == m && pr.explicit_W->cols() == m
+                       ? pr.explicit_W->size() == m
                        : static_cast<int>(pr.inv_mass.size()) == pr.num_bodies &&
                              static_cast<int>(pr.inv_inertia_W.size()) == pr.num_bodies);
   if (!ok)
@@ -66,7 +66,7 @@ Vec6 body_minv(const ConstraintProblem& pr, int body, const Vec6& j) {
 }
 
 Real delassus_diagonal_entry(const ConstraintProblem& pr, int r) {
-  if (pr.explicit_delassus()) return (*pr.explicit_W)(r, r);
+  if (pr.explicit_delassus()) return pr.explicit_W->diagonal(r);
   const ConstraintRow& row = pr.rows[r];
   Real d = 0;
   for (int side = 0; side < 2; ++side) {

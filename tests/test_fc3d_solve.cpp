@@ -52,9 +52,15 @@ const char* kSmallProblems[] = {
 struct SolverCase {
   const char* solver;
   const char* set;  // nullptr: none
+  FrictionContactProblem::Storage storage;
 };
+constexpr auto kDense = FrictionContactProblem::Storage::Dense;
+constexpr auto kSparse = FrictionContactProblem::Storage::Sparse;
+// Every solver with W dense, and those that only multiply by W with W sparse.
 const SolverCase kHardSolvers[] = {
-    {"padmm", nullptr}, {"padmm", "solver.delassus=matrix_free"}, {"newton", nullptr}, {"pgs", nullptr}};
+    {"padmm", nullptr, kDense},  {"padmm", "solver.delassus=matrix_free", kDense},
+    {"newton", nullptr, kDense}, {"pgs", nullptr, kDense},
+    {"padmm", "solver.delassus=matrix_free", kSparse}, {"newton", nullptr, kSparse}, {"pgs", nullptr, kSparse}};
 
 }  // namespace
 
@@ -65,13 +71,16 @@ TEST_CASE("fc3d solve: every hard-contact solver reaches 1e-6 relative on the sm
     REQUIRE_MESSAGE(std::filesystem::exists(path), "missing test problem " << path);
     const FrictionContactProblem p = read_siconos_dat(path);
     for (const SolverCase& sc : kHardSolvers) {
-      const std::string what = std::string(name) + " " + sc.solver + " " + (sc.set ? sc.set : "");
+      const std::string what = std::string(name) + " " + sc.solver + " " + (sc.set ? sc.set : "") +
+                               (sc.storage == kSparse ? " sparse W" : " dense W");
       CAPTURE(what);
       Fc3dSolveOptions o;
       o.solver = sc.solver;
       if (sc.set) o.sets.push_back(sc.set);
       o.tol = tol;
+      o.storage = sc.storage;
       const Fc3dSolveResult r = solve_fc3d(p, o);
+      CHECK(r.sparse_W == (sc.storage == kSparse));
       const double err = independent_relative_error(p, r.r);
       CHECK(err <= tol);
       CHECK(r.success);
@@ -142,4 +151,60 @@ TEST_CASE("performance profile: fractions at the breakpoints of a hand-computed 
   CHECK(prof.fraction[1][0] == doctest::Approx(1.0 / 3));  // B best on problem 1
   CHECK(prof.fraction[1][1] == doctest::Approx(2.0 / 3));  // and within 2x on problem 0
   CHECK_THROWS_AS(performance_profile({{1, 2}, {1}}), std::invalid_argument);
+}
+
+TEST_CASE("fc3d solve: a sparse W gives the dense answer, and auto picks sparse for the 1.6 %-full Capsules") {
+  const FrictionContactProblem p = read_siconos_dat(std::string(CONTACTLAB_FC3D_DIR) + "/Confeti-ex13-Fc3D-SBM.dat");
+  for (const char* solver : {"pgs", "newton"}) {
+    CAPTURE(solver);
+    Fc3dSolveOptions o;
+    o.solver = solver;
+    o.storage = kDense;
+    const Fc3dSolveResult dense = solve_fc3d(p, o);
+    o.storage = kSparse;
+    const Fc3dSolveResult sparse = solve_fc3d(p, o);
+    REQUIRE(dense.success);
+    REQUIRE(sparse.success);
+    // Same iteration, summed in another order: the answers agree far inside
+    // what the tolerance allows (a wrong sparse product would be O(|r|) off).
+    CHECK((dense.r - sparse.r).norm() <= 1e-6 * dense.r.norm());
+  }
+  const FrictionContactProblem caps = read_siconos_dat(std::string(CONTACTLAB_FC3D_DIR) + "/Capsules-i101-404.dat");
+  CHECK(caps.to_constraint_problem().explicit_W->sparse());
+  CHECK_FALSE(p.to_constraint_problem().explicit_W->sparse());  // 17 % full
+}
+
+TEST_CASE("explicit Delassus: dense and sparse storage agree on every operation") {
+  MatX W(6, 6);
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 6; ++j) W(i, j) = (i + j) % 3 == 0 ? 0.0 : 1.0 + i - 0.5 * j + (i == j ? 8 : 0);
+  const ExplicitDelassus d(W), s(SparseMat(W.sparseView(1.0, 0.0)));
+  CHECK_FALSE(d.sparse());
+  CHECK(s.sparse());
+  CHECK(s.stored_entries() < d.stored_entries());
+  CHECK_FALSE(d.symmetric());
+  CHECK_FALSE(s.symmetric());
+  const MatX S = W + W.transpose();
+  CHECK(ExplicitDelassus(S).symmetric());
+  CHECK(ExplicitDelassus(SparseMat(S.sparseView(1.0, 0.0))).symmetric());
+  VecX x(6), yd(6), ys(6);
+  x << 1, -2, 3, 0.5, -1, 2;
+  d.multiply(x.data(), yd.data());
+  s.multiply(x.data(), ys.data());
+  CHECK((yd - W * x).norm() <= 1e-13);
+  CHECK((ys - W * x).norm() <= 1e-13);
+  yd.setZero();
+  ys.setZero();
+  d.add_column(2, 0.5, yd.data());
+  s.add_column(2, 0.5, ys.data());
+  CHECK((yd - 0.5 * W.col(2)).norm() == 0);
+  CHECK((ys - 0.5 * W.col(2)).norm() == 0);
+  for (int i = 0; i < 6; ++i) {
+    CHECK(s.diagonal(i) == W(i, i));
+    for (int j = 0; j < 6; ++j) CHECK(s.entry(i, j) == W(i, j));
+  }
+  MatX back;
+  s.to_dense(back);
+  CHECK(back == W);
+  CHECK_THROWS_AS(ExplicitDelassus(MatX(2, 3)), std::invalid_argument);
 }
