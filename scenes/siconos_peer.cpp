@@ -11,12 +11,13 @@
 // verbosity) on every singular Newton system of NSN-AC; solver_options_delete
 // frees the members but not the SolverOptions structs themselves (newer
 // Siconos frees them, so freeing them here would double-free there), and the
-// NSN solvers leak a NumericsMatrix header (64 bytes) per call. W is passed
-// dense, so NSN-AC/FB factor a dense 3nc x 3nc system per iteration: on the
-// largest problems Siconos would be faster with its sparse-block storage.
+// NSN solvers leak a NumericsMatrix header (64 bytes) per call. W goes to
+// Siconos in its sparse-block storage when it is at most 10 % full (see
+// siconos_matrix), dense otherwise.
 #include "scenes/siconos_peer.hpp"
 
 #include <FrictionContactProblem.h>
+#include <SparseBlockMatrix.h>
 #include <Friction_cst.h>
 #include <NonSmoothDrivers.h>
 #include <NumericsMatrix.h>
@@ -57,6 +58,37 @@ struct OptionsDeleter {
   void operator()(SolverOptions* o) const { solver_options_delete(o); }
 };
 
+// W in Siconos' own storage for these problems: sparse block (3 x 3 blocks,
+// what its fc3d solvers are written for) when at most 10 % of W is non-zero,
+// as for contactlab's own solvers (FrictionContactProblem::to_constraint_problem),
+// otherwise dense. Handing Siconos a dense W for a 1.6 %-full matrix made its
+// Newton solvers factorise dense 858 x 858 systems per iteration.
+NumericsMatrix* siconos_matrix(const MatX& W) {
+  const int m = static_cast<int>(W.rows());
+  const long nonzeros = (W.array() != 0).count();
+  if (m == 0 || 10 * nonzeros > W.size()) {
+    NumericsMatrix* M = NM_create(NM_DENSE, m, m);
+    // Eigen's MatX is column-major, as is NM_DENSE's matrix0.
+    if (M && m > 0) std::memcpy(M->matrix0, W.data(), sizeof(double) * static_cast<std::size_t>(m) * m);
+    return M;
+  }
+  NumericsMatrix* T = NM_create(NM_SPARSE, m, m);
+  NM_triplet_alloc(T, nonzeros);
+  for (int j = 0; j < m; ++j)
+    for (int i = 0; i < m; ++i)
+      if (W(i, j) != 0) NM_entry(T, i, j, W(i, j));
+  NumericsMatrix* M = NM_create(NM_SPARSE_BLOCK, m, m);
+  const int status = SBM_from_csparse(3, NM_csc(T), M->matrix1);
+  NM_clear(T);
+  std::free(T);
+  if (status != 0) {
+    NM_clear(M);
+    std::free(M);
+    throw std::runtime_error("Siconos: SBM_from_csparse failed");
+  }
+  return M;
+}
+
 }  // namespace
 
 bool siconos_peer_built() { return true; }
@@ -81,10 +113,8 @@ SiconosPeerResult solve_with_siconos(const FrictionContactProblem& problem, cons
 
   // Siconos owns everything below: frictionContactProblem_free does NM_clear
   // + free on M and free() on q and mu, hence the malloc'd copies.
-  NumericsMatrix* M = NM_create(NM_DENSE, m, m);
+  NumericsMatrix* M = siconos_matrix(problem.W);
   if (!M) throw std::bad_alloc();
-  // Eigen's MatX is column-major, as is NM_DENSE's matrix0.
-  if (m > 0) std::memcpy(M->matrix0, problem.W.data(), sizeof(double) * static_cast<std::size_t>(m) * m);
   double* q = nullptr;
   double* mu = nullptr;
   try {
