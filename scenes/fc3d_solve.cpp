@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "contact_models/cone.hpp"
 #include "contact_models/desaxce.hpp"
 #include "core/factory.hpp"
 #include "core/metrics.hpp"
@@ -14,20 +15,6 @@
 
 namespace contactlab {
 namespace {
-
-// Projection onto the Coulomb cone {x_n >= 0, |x_t| <= mu x_n} (normal first).
-void project_coulomb(Real mu, Real* x) {
-  const Real n = x[0], t = std::hypot(x[1], x[2]);
-  if (t <= mu * n) return;
-  if (mu * t <= -n) {
-    x[0] = x[1] = x[2] = 0;
-    return;
-  }
-  const Real a = (n + mu * t) / (1 + mu * mu);
-  x[0] = a;
-  x[1] *= mu * a / t;
-  x[2] *= mu * a / t;
-}
 
 // The solver option keys --tol drives, and the standalone budget: a
 // simulation step stops early and warm-starts, a benchmark problem is solved
@@ -65,7 +52,7 @@ Fc3dErrors fc3d_errors(const FrictionContactProblem& p, const VecX& r, VecX& u) 
     const Real* uk = u.data() + 3 * k;
     const Real mu = p.mu[k];
     Real x[3] = {rk[0] - (uk[0] + mu * std::hypot(uk[1], uk[2])), rk[1] - uk[1], rk[2] - uk[2]};
-    project_coulomb(mu, x);
+    cone::project_primal(mu, x);
     for (int i = 0; i < 3; ++i) sum += (rk[i] - x[i]) * (rk[i] - x[i]);
   }
   e.natural_map = std::sqrt(sum);
