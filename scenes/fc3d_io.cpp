@@ -99,17 +99,29 @@ class TokenStream {
 
 constexpr long kMaxRows = 1L << 20;
 
-void read_dense(TokenStream& in, MatX& W) {
+// W's entries as they are read (duplicates summed, zeros dropped at the end):
+// a file costs its non-zeros, not m^2.
+struct Entries {
+  long size = 0;
+  std::vector<Eigen::Triplet<Real>> list;
+  long rows() const { return size; }
+  long cols() const { return size; }
+  void add(long i, long j, Real v) {
+    if (v != 0) list.emplace_back(static_cast<int>(i), static_cast<int>(j), v);
+  }
+};
+
+void read_dense(TokenStream& in, Entries& W) {
   const long rows = in.integer("the dense matrix row count", 0, kMaxRows);
   const long cols = in.integer("the dense matrix column count", 0, kMaxRows);
   if (rows != W.rows() || cols != W.cols()) in.fail("a dense block of the declared size " + std::to_string(W.rows()));
   for (long j = 0; j < cols; ++j)  // stored column by column
-    for (long i = 0; i < rows; ++i) W(i, j) = in.real("matrix entry (" + std::to_string(i) + ", " + std::to_string(j) + ")");
+    for (long i = 0; i < rows; ++i) W.add(i, j, in.real("matrix entry (" + std::to_string(i) + ", " + std::to_string(j) + ")"));
 }
 
 // Sparse block matrix: the block layout (cumulative block sizes, compressed
 // row pointers and block column indices), then each block column-major.
-void read_sparse_block(TokenStream& in, MatX& W) {
+void read_sparse_block(TokenStream& in, Entries& W) {
   const long nblocks = in.integer("the number of blocks", 0, kMaxRows);
   const long block_rows = in.integer("the number of block rows", 0, kMaxRows);
   const long block_cols = in.integer("the number of block columns", 0, kMaxRows);
@@ -129,7 +141,6 @@ void read_sparse_block(TokenStream& in, MatX& W) {
   for (long& p : row_ptr) p = in.integer("a block row pointer", 0, nblocks);
   for (long& c : col_index) c = in.integer("a block column index", 0, block_cols - 1);
   if (row_ptr.front() != 0 || row_ptr.back() != nblocks) in.fail("block row pointers from 0 to the block count");
-  W.setZero();
   for (long bi = 0; bi < block_rows; ++bi) {
     if (row_ptr[bi + 1] < row_ptr[bi]) in.fail("non-decreasing block row pointers");
     const long r0 = bi == 0 ? 0 : row_end[bi - 1];
@@ -141,7 +152,7 @@ void read_sparse_block(TokenStream& in, MatX& W) {
       const long c0 = bj == 0 ? 0 : col_end[bj - 1];
       const long nc = col_end[bj] - c0;
       for (long j = 0; j < nc; ++j)
-        for (long i = 0; i < nr; ++i) W(r0 + i, c0 + j) = in.real("an entry of block " + std::to_string(k));
+        for (long i = 0; i < nr; ++i) W.add(r0 + i, c0 + j, in.real("an entry of block " + std::to_string(k)));
     }
   }
 }
@@ -151,7 +162,7 @@ void read_sparse_block(TokenStream& in, MatX& W) {
 // compressed, read as columns): a version line, then a triplet list or
 // compressed columns ("col" is a row for compressed-row storage). Siconos
 // prints these values with %g, so storage 2 files carry 6 digits.
-void read_sparse(TokenStream& in, MatX& W) {
+void read_sparse(TokenStream& in, Entries& W) {
   const long origin = in.integer("the sparse origin (1 triplet, 2 compressed column, 3 compressed row; 0 unknown)", 0, 3);
   in.expect("CSparse");
   in.expect("Version");
@@ -168,13 +179,12 @@ void read_sparse(TokenStream& in, MatX& W) {
   if (!nnz_text.empty() && nnz_text.back() == ',') nnz_text.pop_back();
   const long nnz = std::strtol(nnz_text.c_str(), nullptr, 10);
   if (nnz < 0) in.fail("a non-negative nnz");
-  W.setZero();
   if (triplet) {
     for (long k = 0; k < nnz; ++k) {
       const long i = in.integer("a triplet row index", 0, m - 1);
       const long j = in.integer("a triplet column index", 0, n - 1);
       in.expect(":");
-      W(i, j) += in.real("a triplet value");  // duplicates sum, as in CSparse
+      W.add(i, j, in.real("a triplet value"));  // duplicates sum, as in CSparse
     }
     return;
   }
@@ -198,7 +208,8 @@ void read_sparse(TokenStream& in, MatX& W) {
       const long i = in.integer("an index", 0, inner - 1);
       in.expect(":");
       const Real value = in.real("a value");
-      (by_row ? W(c, i) : W(i, c)) += value;
+      if (by_row) W.add(c, i, value);
+      else W.add(i, c, value);
     }
   }
   if (expected_start != nnz) in.fail(std::to_string(nnz) + " stored entries");
@@ -207,11 +218,10 @@ void read_sparse(TokenStream& in, MatX& W) {
 }  // namespace
 
 ConstraintProblem FrictionContactProblem::to_constraint_problem(Storage how) const {
-  const long nonzeros = (W.array() != 0).count();
-  const bool sparse = how == Storage::Sparse || (how == Storage::Auto && 10 * nonzeros <= W.size());
+  const bool sparse = how == Storage::Sparse || (how == Storage::Auto && 10 * W.nonZeros() <= W.size());
   ConstraintProblem problem;
-  if (sparse) problem.set_explicit(std::make_shared<const ExplicitDelassus>(SparseMat(W.sparseView(1.0, 0.0))), q, mu);
-  else problem.set_explicit(W, q, mu);
+  if (sparse) problem.set_explicit(std::make_shared<const ExplicitDelassus>(W), q, mu);
+  else problem.set_explicit(MatX(W), q, mu);
   return problem;
 }
 
@@ -226,10 +236,12 @@ FrictionContactProblem read_siconos_dat(const std::string& path) {
   const long size0 = in.integer("the matrix row count", 0, kMaxRows);
   const long size1 = in.integer("the matrix column count", 0, kMaxRows);
   if (size0 != m || size1 != m) in.fail("a " + std::to_string(m) + " x " + std::to_string(m) + " matrix (3 rows per contact)");
-  p.W.resize(m, m);
-  if (p.storage == 0) read_dense(in, p.W);
-  else if (p.storage == 1) read_sparse_block(in, p.W);
-  else read_sparse(in, p.W);
+  Entries entries;
+  entries.size = m;
+  if (p.storage == 0) read_dense(in, entries);
+  else if (p.storage == 1) read_sparse_block(in, entries);
+  else read_sparse(in, entries);
+  p.W = sparse_matrix(m, entries.list);
   p.q.resize(m);
   for (long i = 0; i < m; ++i) p.q[i] = in.real("q[" + std::to_string(i) + "]");
   p.mu.resize(p.num_contacts);
@@ -241,6 +253,14 @@ FrictionContactProblem read_siconos_dat(const std::string& path) {
   if (!in.at_end()) in.integer("the end of the file or the isComplete flag after mu", 0, 1);
   if (!in.at_end()) in.fail("the end of the file after mu");
   return p;
+}
+
+SparseMat sparse_matrix(long size, const std::vector<Eigen::Triplet<Real>>& entries) {
+  SparseMat W(size, size);
+  W.setFromTriplets(entries.begin(), entries.end());  // sums duplicates
+  W.prune(Real(0));                                   // entries that summed to zero
+  W.makeCompressed();
+  return W;
 }
 
 namespace {

@@ -152,7 +152,8 @@ FrictionContactProblem read_fclib_hdf5(const std::string& path) {
   const std::vector<int> idx = in.ints("/fclib_local/W/i");
   const std::vector<double> x = in.doubles("/fclib_local/W/x");
 
-  MatX W = MatX::Zero(m, n);
+  std::vector<Eigen::Triplet<Real>> entries;
+  entries.reserve(x.size());
   // Adds one entry; duplicates are summed, as CSparse does when compressing.
   const auto add = [&](long k, int row, int col, const char* row_name, const char* col_name) {
     if (row < 0 || row >= m)
@@ -162,7 +163,7 @@ FrictionContactProblem read_fclib_hdf5(const std::string& path) {
       in.fail(std::string(col_name) + "[" + std::to_string(k) + "] = " + std::to_string(col) +
               ": column out of range [0, " + std::to_string(n) + ")");
     if (!std::isfinite(x[k])) in.fail("/fclib_local/W/x[" + std::to_string(k) + "] is not finite");
-    W(row, col) += x[k];
+    entries.emplace_back(row, col, x[k]);
   };
   if (nz >= 0) {
     if (p.size() < size_t(nz) || idx.size() < size_t(nz) || x.size() < size_t(nz))
@@ -196,7 +197,7 @@ FrictionContactProblem read_fclib_hdf5(const std::string& path) {
   problem.dimension = 3;
   problem.num_contacts = static_cast<int>(mu.size());
   problem.storage = 3;  // FCLib hdf5
-  problem.W = std::move(W);
+  problem.W = sparse_matrix(m, entries);
   problem.q = Eigen::Map<const VecX>(q.data(), Eigen::Index(q.size()));
   problem.mu = Eigen::Map<const VecX>(mu.data(), Eigen::Index(mu.size()));
   return problem;

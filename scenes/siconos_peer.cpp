@@ -63,20 +63,20 @@ struct OptionsDeleter {
 // as for contactlab's own solvers (FrictionContactProblem::to_constraint_problem),
 // otherwise dense. Handing Siconos a dense W for a 1.6 %-full matrix made its
 // Newton solvers factorise dense 858 x 858 systems per iteration.
-NumericsMatrix* siconos_matrix(const MatX& W) {
+NumericsMatrix* siconos_matrix(const SparseMat& W) {
   const int m = static_cast<int>(W.rows());
-  const long nonzeros = (W.array() != 0).count();
+  const long nonzeros = W.nonZeros();
   if (m == 0 || 10 * nonzeros > W.size()) {
     NumericsMatrix* M = NM_create(NM_DENSE, m, m);
     // Eigen's MatX is column-major, as is NM_DENSE's matrix0.
-    if (M && m > 0) std::memcpy(M->matrix0, W.data(), sizeof(double) * static_cast<std::size_t>(m) * m);
+    const MatX dense(W);
+    if (M && m > 0) std::memcpy(M->matrix0, dense.data(), sizeof(double) * static_cast<std::size_t>(m) * m);
     return M;
   }
   NumericsMatrix* T = NM_create(NM_SPARSE, m, m);
   NM_triplet_alloc(T, nonzeros);
   for (int j = 0; j < m; ++j)
-    for (int i = 0; i < m; ++i)
-      if (W(i, j) != 0) NM_entry(T, i, j, W(i, j));
+    for (SparseMat::InnerIterator it(W, j); it; ++it) NM_entry(T, static_cast<int>(it.row()), j, it.value());
   NumericsMatrix* M = NM_create(NM_SPARSE_BLOCK, m, m);
   const int status = SBM_from_csparse(3, NM_csc(T), M->matrix1);
   NM_clear(T);

@@ -42,7 +42,7 @@ TEST_CASE("siconos peer: not built, and says how to get it") {
   CHECK(contactlab::siconos_peer_solvers().size() == 3);
   Problem p;
   p.num_contacts = 1;
-  p.W = MatX::Identity(3, 3);
+  p.W = MatX::Identity(3, 3).sparseView();
   p.q = VecX::Zero(3);
   p.mu = VecX::Constant(1, 0.5);
   CHECK_THROWS_WITH_AS(solve_with_siconos(p, "siconos_nsn_ac", 1e-10, 100), doctest::Contains("--with-siconos"),
@@ -58,10 +58,11 @@ Problem one_contact() {
   Problem p;
   p.name = "FrictionContact3D_1c";
   p.num_contacts = 1;
-  p.W.resize(3, 3);
-  p.W << 15, -1, -2,  //
-      -1, 14, 1,      //
+  MatX W(3, 3);
+  W << 15, -1, -2,  //
+      -1, 14, 1,    //
       -2, 1, 16;
+  p.W = W.sparseView();
   p.q.resize(3);
   p.q << -1, 2, 3;
   p.mu = VecX::Constant(1, 0.13);
@@ -87,10 +88,11 @@ void project_on_cone(double mu, const double* x, double* p) {
 // u = W r + q by explicit loops, independent of the peer.
 std::vector<double> local_velocity(const Problem& p, const VecX& r) {
   const int m = 3 * p.num_contacts;
+  const MatX Wd(p.W);
   std::vector<double> u(m);
   for (int i = 0; i < m; ++i) {
     double s = p.q[i];
-    for (int j = 0; j < m; ++j) s += p.W(i, j) * r[j];
+    for (int j = 0; j < m; ++j) s += Wd(i, j) * r[j];
     u[i] = s;
   }
   return u;
@@ -165,8 +167,10 @@ TEST_CASE("siconos peer: a singular W (two identical contacts) returns and repor
   Problem p;
   p.name = "twin";
   p.num_contacts = 2;
-  p.W.resize(6, 6);
-  p.W << one.W, one.W, one.W, one.W;  // rank 3
+  const MatX W1(one.W);
+  MatX W(6, 6);
+  W << W1, W1, W1, W1;  // rank 3
+  p.W = W.sparseView();
   p.q.resize(6);
   p.q << one.q, one.q;
   p.mu = VecX::Constant(2, 0.13);
@@ -236,9 +240,9 @@ TEST_CASE("siconos peer: read_siconos_dat agrees exactly with Siconos' own reade
     for (int j = 0; j < m; ++j)
       for (int i = 0; i < m; ++i) {
         const double w = NM_get_value(theirs->M, i, j);
-        if (ours.W(i, j) != w) {
+        if (ours.W.coeff(i, j) != w) {
           if (w_diff == 0)
-            MESSAGE(file << ": W(" << i << "," << j << ") ours " << ours.W(i, j) << " Siconos " << w);
+            MESSAGE(file << ": W(" << i << "," << j << ") ours " << ours.W.coeff(i, j) << " Siconos " << w);
           ++w_diff;
         }
         if (w != NM_get_value(theirs->M, j, i)) symmetric = false;
@@ -310,8 +314,8 @@ TEST_CASE("siconos peer: read_siconos_dat reads sparse (storage 2) files as Sico
       for (int j = 0; j < m; ++j)
         for (int i = 0; i < m; ++i) {
           const double w = NM_get_value(theirs->M, i, j);
-          w_diff += ours.W(i, j) != w;
-          transposed_diff += ours.W(j, i) != w;
+          w_diff += ours.W.coeff(i, j) != w;
+          transposed_diff += ours.W.coeff(j, i) != w;
         }
       if (w_diff != 0)
         MESSAGE(std::string(compressed ? "compressed column" : "triplet")
