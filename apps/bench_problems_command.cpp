@@ -222,8 +222,8 @@ int bench_problems_cli(const std::vector<std::string>& args) {
   opts.add_options()("help,h", "this help")
       ("solvers", po::value(&solver_list)->default_value(solver_list),
        "comma-separated: padmm, padmm_matrix_free, pgs, newton, siconos_nsn_ac, siconos_nsn_fb, siconos_nsgs")
-      ("tol", po::value(&tol)->default_value(tol), "success: natural map / |q| <= T, recomputed by contactlab for every row")
-      ("time-limit", po::value(&time_limit)->default_value(time_limit), "seconds per solve; a hard limit (own process)")
+      ("tol", po::value(&tol)->default_value(tol, "1e-6"), "success: natural map / |q| <= T, recomputed by contactlab for every row")
+      ("time-limit", po::value(&time_limit)->default_value(time_limit, "10"), "seconds per solve; a hard limit (own process)")
       ("peer", po::value(&peer), "siconos: add Siconos' NSN-AC, NSN-FB and NSGS as rows")
       ("set", po::value<std::vector<std::string>>(&sets)->composing(), "KEY=VALUE for contactlab's solvers (repeatable)")
       ("out", po::value(&out_dir)->default_value(out_dir), "directory for results.csv, profile.csv and the PNG");

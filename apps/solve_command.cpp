@@ -44,7 +44,7 @@ int solve_cli(const std::vector<std::string>& args) {
       ("contact", po::value(&so.contact), "contact law (default: the solver's own: desaxce, newton: fischer_burmeister)")
       ("set", po::value<std::vector<std::string>>(&so.sets)->composing(), "KEY=VALUE solver.* or contact.* option (repeatable)")
       ("delassus", po::value(&storage)->default_value("auto"), "how solvers hold W: auto (sparse when <= 10 % full) | dense | sparse")
-      ("tol", po::value(&so.tol)->default_value(1e-6), "success: relative error |natural map| / |q| <= T")
+      ("tol", po::value(&so.tol)->default_value(1e-6, "1e-6"), "success: relative error |natural map| / |q| <= T")
       ("out", po::value(&out), "CSV of the solution: contact,rn,rt1,rt2,un,ut1,ut2")
       ("json", po::bool_switch(&json), "print status, iterations, time and residuals as JSON");
   po::options_description hidden;
