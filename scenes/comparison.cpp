@@ -315,6 +315,60 @@ bool analytic_reference(const std::string& scene, const Model& model, double dur
   return true;
 }
 
+namespace {
+
+// What every run records besides its own metrics: the analytic probe or the
+// sampled trajectory, and from them the run's error at the end.
+class RunObservers {
+ public:
+  RunObservers(const SceneReference& reference, const Model& m, Data& d, SampledTrajectory* trajectory)
+      : reference_(reference), trajectory_(trajectory) {
+    if (reference.kind == ErrorKind::Analytic) probe_ = std::make_unique<Probe>(reference.scene, m, d, reference.analytic);
+    if (reference.kind == ErrorKind::ReferenceRun || trajectory) {
+      if (reference.kind == ErrorKind::ReferenceRun) local_.interval = reference.trajectory.interval;
+      sampler_ = std::make_unique<Sampler>(m, d, trajectory ? *trajectory : local_);
+    }
+  }
+  void after_step(const Model& m, const Data& d, double t_prev, double dt) {
+    if (probe_) probe_->after_step(m, d, t_prev, dt);
+    if (sampler_) sampler_->after_step(m, d, t_prev);
+  }
+  // Sets simulated_time, error_kind, measured and error of a run that completed.
+  void finish(ComparisonRun& r, const Model& m, const Data& d) {
+    r.simulated_time = d.time;
+    r.error_kind = reference_.kind;
+    if (probe_) {
+      r.measured = probe_->value(m, d);
+      r.error = std::abs(r.measured - reference_.analytic.value);
+    } else if (reference_.kind == ErrorKind::ReferenceRun) {
+      r.error = trajectory_distance(trajectory_ ? *trajectory_ : local_, reference_.trajectory);
+    }
+    r.ok = true;
+  }
+
+ private:
+  const SceneReference& reference_;
+  SampledTrajectory* trajectory_;
+  SampledTrajectory local_;
+  std::unique_ptr<Probe> probe_;
+  std::unique_ptr<Sampler> sampler_;
+};
+
+void mark_failed(ComparisonRun& r, const std::exception& e, double dt) {
+  r.ok = false;
+  r.message = e.what();
+  r.error_kind = ErrorKind::None;
+  r.simulated_time = r.steps * dt;
+}
+
+void set_averages(ComparisonRun& r, double wall, double iterations) {
+  r.wall_per_step = r.steps ? wall / r.steps : 0;
+  r.wall_per_sim = r.simulated_time > 0 ? wall / r.simulated_time : 0;
+  r.mean_iterations = r.steps ? iterations / r.steps : 0;
+}
+
+}  // namespace
+
 ComparisonRun run_comparison(const Model& model, const std::string& scene, const Combo& combo, double dt,
                              double duration, const SceneReference& reference, SampledTrajectory* trajectory) {
   ComparisonRun r;
@@ -329,15 +383,7 @@ ComparisonRun run_comparison(const Model& model, const std::string& scene, const
     Data& d = sim.data();
     d.solve_stats.record_history = true;  // cheap next to a solve; copied out below only on a new maximum
     const long n = std::max(1L, static_cast<long>(std::llround(duration / dt)));
-
-    std::unique_ptr<Probe> probe;
-    if (reference.kind == ErrorKind::Analytic) probe = std::make_unique<Probe>(reference.scene, m, d, reference.analytic);
-    SampledTrajectory local;
-    std::unique_ptr<Sampler> sampler;
-    if (reference.kind == ErrorKind::ReferenceRun || trajectory) {
-      if (reference.kind == ErrorKind::ReferenceRun) local.interval = reference.trajectory.interval;
-      sampler = std::make_unique<Sampler>(m, d, trajectory ? *trajectory : local);
-    }
+    RunObservers observers(reference, m, d, trajectory);
 
     for (long s = 0; s < n; ++s) {
       sim.apply_scheduled_controls();
@@ -358,27 +404,13 @@ ComparisonRun run_comparison(const Model& model, const std::string& scene, const
         r.residual_iterations = mt.iterations;
         r.residual_history.assign(d.solve_stats.residual_history.begin(), d.solve_stats.residual_history.end());
       }
-      if (probe) probe->after_step(m, d, t_prev, dt);
-      if (sampler) sampler->after_step(m, d, t_prev);
+      observers.after_step(m, d, t_prev, dt);
     }
-    r.simulated_time = d.time;
-    r.error_kind = reference.kind;
-    if (probe) {
-      r.measured = probe->value(m, d);
-      r.error = std::abs(r.measured - reference.analytic.value);
-    } else if (reference.kind == ErrorKind::ReferenceRun) {
-      r.error = trajectory_distance(trajectory ? *trajectory : local, reference.trajectory);
-    }
-    r.ok = true;
+    observers.finish(r, m, d);
   } catch (const std::exception& e) {
-    r.ok = false;
-    r.message = e.what();
-    r.error_kind = ErrorKind::None;
-    r.simulated_time = r.steps * dt;
+    mark_failed(r, e, dt);
   }
-  r.wall_per_step = r.steps ? wall / r.steps : 0;
-  r.wall_per_sim = r.simulated_time > 0 ? wall / r.simulated_time : 0;
-  r.mean_iterations = r.steps ? iterations / r.steps : 0;
+  set_averages(r, wall, iterations);
   return r;
 }
 
@@ -401,14 +433,7 @@ ComparisonRun run_peer_comparison(const Model& model, const std::string& scene, 
     Data& d = sim.data();
     peer.read_state(d);
     const long n = std::max(1L, static_cast<long>(std::llround(duration / dt)));
-    std::unique_ptr<Probe> probe;
-    if (reference.kind == ErrorKind::Analytic) probe = std::make_unique<Probe>(reference.scene, m, d, reference.analytic);
-    SampledTrajectory local;
-    std::unique_ptr<Sampler> sampler;
-    if (reference.kind == ErrorKind::ReferenceRun || trajectory) {
-      if (reference.kind == ErrorKind::ReferenceRun) local.interval = reference.trajectory.interval;
-      sampler = std::make_unique<Sampler>(m, d, trajectory ? *trajectory : local);
-    }
+    RunObservers observers(reference, m, d, trajectory);
     for (long s = 0; s < n; ++s) {
       sim.apply_scheduled_controls();
       const double t_prev = d.time;
@@ -420,27 +445,13 @@ ComparisonRun run_peer_comparison(const Model& model, const std::string& scene, 
       iterations += peer.solver_iterations();
       r.max_iterations = std::max(r.max_iterations, peer.solver_iterations());
       r.max_penetration = std::max(r.max_penetration, peer.max_penetration());
-      if (probe) probe->after_step(m, d, t_prev, dt);
-      if (sampler) sampler->after_step(m, d, t_prev);
+      observers.after_step(m, d, t_prev, dt);
     }
-    r.simulated_time = d.time;
-    r.error_kind = reference.kind;
-    if (probe) {
-      r.measured = probe->value(m, d);
-      r.error = std::abs(r.measured - reference.analytic.value);
-    } else if (reference.kind == ErrorKind::ReferenceRun) {
-      r.error = trajectory_distance(trajectory ? *trajectory : local, reference.trajectory);
-    }
-    r.ok = true;
+    observers.finish(r, m, d);
   } catch (const std::exception& e) {
-    r.ok = false;
-    r.message = e.what();
-    r.error_kind = ErrorKind::None;
-    r.simulated_time = r.steps * dt;
+    mark_failed(r, e, dt);
   }
-  r.wall_per_step = r.steps ? wall / r.steps : 0;
-  r.wall_per_sim = r.simulated_time > 0 ? wall / r.simulated_time : 0;
-  r.mean_iterations = r.steps ? iterations / r.steps : 0;
+  set_averages(r, wall, iterations);
   return r;
 }
 
