@@ -19,6 +19,7 @@
 #include <limits>
 #include <sstream>
 
+#include "apps/compare_command.hpp"
 #include "apps/output_file.hpp"
 #include "apps/solve_command.hpp"
 #include "core/factory.hpp"
@@ -311,14 +312,10 @@ int bench_problems_cli(const std::vector<std::string>& args) {
     }
     profile_csv.commit();
     write_profile_plot(out_dir, solvers, prof, tol);
-    if (std::system("command -v gnuplot >/dev/null 2>&1") == 0) {
-      std::string quoted = "'";
-      for (char c : out_dir) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-      const std::string cmd = "cd " + quoted + "' && gnuplot performance_profile.gp";
-      if (std::system(cmd.c_str()) != 0) std::cerr << "warning: gnuplot failed on " << out_dir << "/performance_profile.gp\n";
-    } else {
+    if (!gnuplot_available())
       std::cerr << "note: gnuplot not found, " << out_dir << "/performance_profile.gp written but not plotted\n";
-    }
+    else
+      run_gnuplot(out_dir, "performance_profile.gp");
     std::cout << "wrote " << out_dir << "/results.csv, profile.csv, performance_profile.png\n";
     return 0;
   } catch (const std::exception& e) {

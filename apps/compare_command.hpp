@@ -24,5 +24,8 @@ int compare_default_job();
 // Returns false (after a warning on stderr) when gnuplot is missing or fails.
 bool plot_scene(const std::string& dir, const SceneComparison& scene, const std::string& file_label);
 bool gnuplot_available();
+// Runs `gnuplot SCRIPT` inside DIR. False when gnuplot is not on PATH, or
+// (after a warning on stderr) when it fails.
+bool run_gnuplot(const std::string& dir, const std::string& script);
 
 }  // namespace contactlab

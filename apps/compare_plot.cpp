@@ -169,6 +169,10 @@ bool plot_scene(const std::string& dir, const SceneComparison& sc, const std::st
       return false;
     }
   }
+  return run_gnuplot(dir, script);
+}
+
+bool run_gnuplot(const std::string& dir, const std::string& script) {
   if (!gnuplot_available()) return false;
   const std::string cmd = "cd " + shell_quote(dir) + " && gnuplot " + shell_quote(script);
   if (std::system(cmd.c_str()) != 0) {

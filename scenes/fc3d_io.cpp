@@ -218,7 +218,7 @@ void read_sparse(TokenStream& in, Entries& W) {
 }  // namespace
 
 ConstraintProblem FrictionContactProblem::to_constraint_problem(Storage how) const {
-  const bool sparse = how == Storage::Sparse || (how == Storage::Auto && 10 * W.nonZeros() <= W.size());
+  const bool sparse = how == Storage::Sparse || (how == Storage::Auto && mostly_zero(W));
   ConstraintProblem problem;
   if (sparse) problem.set_explicit(std::make_shared<const ExplicitDelassus>(W), q, mu);
   else problem.set_explicit(MatX(W), q, mu);
@@ -254,6 +254,8 @@ FrictionContactProblem read_siconos_dat(const std::string& path) {
   if (!in.at_end()) in.fail("the end of the file after mu");
   return p;
 }
+
+bool mostly_zero(const SparseMat& W) { return 10 * W.nonZeros() <= W.size(); }
 
 SparseMat sparse_matrix(long size, const std::vector<Eigen::Triplet<Real>>& entries) {
   SparseMat W(size, size);

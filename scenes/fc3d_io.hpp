@@ -41,6 +41,10 @@ struct FrictionContactProblem {
 // Throws std::invalid_argument naming the file (and the token) on malformed input.
 FrictionContactProblem read_siconos_dat(const std::string& path);
 
+// Whether W is worth holding sparse: at most 10 % of its entries non-zero
+// (our solvers and the Siconos peer use the same rule).
+bool mostly_zero(const SparseMat& W);
+
 // W from (row, column, value) entries: duplicates summed, zeros dropped.
 SparseMat sparse_matrix(long size, const std::vector<Eigen::Triplet<Real>>& entries);
 

@@ -61,7 +61,10 @@ Fc3dErrors fc3d_errors(const FrictionContactProblem& p, const VecX& r, VecX& u) 
   const Real norm_max = std::max({norm_q, r.norm(), u.norm()});
   e.siconos = norm_max > DBL_EPSILON ? e.natural_map / norm_max : e.natural_map;
 
-  ConstraintProblem cp = p.to_constraint_problem();
+  // constraint_residuals reads only the row layout and mu: no copy of W.
+  ConstraintProblem cp;
+  cp.num_contacts = nc;
+  cp.mu.assign(p.mu.data(), p.mu.data() + nc);
   const std::vector<Real> lambda(r.data(), r.data() + r.size()), v(u.data(), u.data() + u.size());
   StepMetrics m;
   constraint_residuals(cp, DeSaxceModel(), lambda, v, m);

@@ -66,7 +66,7 @@ struct OptionsDeleter {
 NumericsMatrix* siconos_matrix(const SparseMat& W) {
   const int m = static_cast<int>(W.rows());
   const long nonzeros = W.nonZeros();
-  if (m == 0 || 10 * nonzeros > W.size()) {
+  if (m == 0 || !mostly_zero(W)) {
     NumericsMatrix* M = NM_create(NM_DENSE, m, m);
     // Eigen's MatX is column-major, as is NM_DENSE's matrix0.
     const MatX dense(W);
