@@ -11,20 +11,7 @@ void BackwardEulerStepAdjoint::evaluate(const Model& model, const Real* dx, cons
                                         const VecX& lambda, Evaluation& out) {
   const int nb = model.num_bodies();
   Data& d = base_;
-  for (int b = 0; b < nb; ++b) {
-    const RigidState& s = inputs_->bodies[b];
-    d.x_W[b] = s.x;
-    d.q_WB[b] = s.q;
-    d.v_W[b] = s.v;
-    d.w_W[b] = s.w;
-    if (!dx || model.bodies[b].fixed) continue;
-    const Real* z = dx + 12 * b;
-    d.x_W[b] += Vec3(z[0], z[1], z[2]);
-    d.q_WB[b] = integrate_quaternion(s.q, Vec3(z[3], z[4], z[5]), 1.0);
-    d.v_W[b] += Vec3(z[6], z[7], z[8]);
-    d.w_W[b] += Vec3(z[9], z[10], z[11]);
-  }
-  for (size_t a = 0; a < d.ctrl.size(); ++a) d.ctrl[a] = ctrl ? ctrl[a] : inputs_->ctrl[a];
+  load_perturbed_inputs(model, *inputs_, dx, ctrl, d);
   motion_.evaluate(model, d, d.contacts);
 
   // The scheme's linearised prepare (full correction, no slop, no

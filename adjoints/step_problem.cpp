@@ -26,11 +26,9 @@ void StepProblem::capture(const Model& model, const StepInputs& inputs, const Ve
   motion_.capture(model, scratch_);
 }
 
-void StepProblem::evaluate(const Model& model, const Real* delta, const Real* ctrl, StepProblemData& out) {
-  const int nb = model.num_bodies();
-  Data& d = scratch_;
-  for (int b = 0; b < nb; ++b) {
-    const RigidState& s = inputs_.bodies[b];
+void load_perturbed_inputs(const Model& model, const StepInputs& inputs, const Real* delta, const Real* ctrl, Data& d) {
+  for (int b = 0; b < model.num_bodies(); ++b) {
+    const RigidState& s = inputs.bodies[b];
     d.x_W[b] = s.x;
     d.q_WB[b] = s.q;
     d.v_W[b] = s.v;
@@ -42,7 +40,13 @@ void StepProblem::evaluate(const Model& model, const Real* delta, const Real* ct
     d.v_W[b] += Vec3(z[6], z[7], z[8]);
     d.w_W[b] += Vec3(z[9], z[10], z[11]);
   }
-  for (size_t a = 0; a < d.ctrl.size(); ++a) d.ctrl[a] = ctrl ? ctrl[a] : inputs_.ctrl[a];
+  for (size_t a = 0; a < d.ctrl.size(); ++a) d.ctrl[a] = ctrl ? ctrl[a] : inputs.ctrl[a];
+}
+
+void StepProblem::evaluate(const Model& model, const Real* delta, const Real* ctrl, StepProblemData& out) {
+  const int nb = model.num_bodies();
+  Data& d = scratch_;
+  load_perturbed_inputs(model, inputs_, delta, ctrl, d);
   motion_.evaluate(model, d, d.contacts);
 
   // As VelocityScheme::prepare, without the narrow phase and the warm start.

@@ -33,6 +33,12 @@ struct StepInputs {
   std::vector<Contact> contacts;  // the narrow phase's result at q-
 };
 
+// d's state and controls = the recorded inputs, moved by `delta` (12 per body:
+// position, rotation vector applied on the left, velocity, angular velocity;
+// nullptr = none; fixed bodies are not moved) and with `ctrl` (nullptr: the
+// recorded controls).
+void load_perturbed_inputs(const Model& model, const StepInputs& inputs, const Real* delta, const Real* ctrl, Data& d);
+
 // The step's problem data, flattened in a fixed order so that its derivative
 // with respect to any input is one vector:
 //   u_free (6 nb), inv_mass (nb), inv_inertia (9 nb, column-major per body),
