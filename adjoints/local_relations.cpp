@@ -12,7 +12,7 @@ namespace {
 
 Real largest_diagonal(const LocalProblem& pr) {
   Real a = 0;
-  for (int i = 0; i < pr.num_rows(); ++i) a = std::max(a, pr.A(i, i));
+  for (int i = 0; i < pr.num_rows(); ++i) a = std::max(a, pr.A_ii(i));
   return a > 0 ? a : Real(1);
 }
 
@@ -83,7 +83,7 @@ void tangential_exact(ContactMode mode, const Block& b, const Scales& s, Lineari
 }  // namespace
 
 Real natural_step(const LocalProblem& pr, int row) {
-  const Real a = pr.A(row, row);
+  const Real a = pr.A_ii(row);
   return 1 / (a > 0 ? a : largest_diagonal(pr));
 }
 

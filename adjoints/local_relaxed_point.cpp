@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 #include "contact_models/soc_smoothing.hpp"
 
@@ -174,6 +175,8 @@ void smoothed_start(const Setup& s, Real rho, VecX& lambda, VecX& sigma) {
 
 RelaxedPoint find(SensitivityKind kind, const LocalProblem& pr, const Modes& modes, const VecX& lambda_hard,
                   const SensitivityOptions& options) {
+  if (!pr.has_matrix())
+    throw std::invalid_argument("local_relaxed_point::find: the relaxed point needs the local problem's matrix A");
   const Setup s{kind,
                 pr,
                 modes,

@@ -5,8 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "adjoints/local_relations.hpp"
-#include "adjoints/local_relaxed_point.hpp"
+#include "adjoints/law_linearisation.hpp"
 #include "solvers/solver_common.hpp"
 
 namespace contactlab {
@@ -61,8 +60,9 @@ void LocalProblem::check() const {
   std::ostringstream s;
   if (num_bilateral < 0 || num_limit < 0 || num_contacts < 0)
     s << "negative row counts";
-  else if (A.rows() != m || A.cols() != m)
-    s << "A is " << A.rows() << " x " << A.cols() << ", expected " << m << " x " << m;
+  else if ((A.rows() != m || A.cols() != m) && !(A.size() == 0 && diagonal.size() == m))
+    s << "A is " << A.rows() << " x " << A.cols() << ", expected " << m << " x " << m
+      << " (or empty with its diagonal given)";
   else if (b.size() != m)
     s << "b has " << b.size() << " entries, expected " << m;
   else if (mu.size() != num_contacts)
@@ -87,8 +87,9 @@ LocalProblem from_constraint_problem(const ConstraintProblem& problem) {
 }
 
 void LocalSensitivity::linearise(const LocalProblem& problem, const VecX& lambda, const SensitivityOptions& options) {
-  options.Validate();
   problem.check();
+  if (!problem.has_matrix())
+    throw std::invalid_argument("LocalSensitivity::linearise: needs the local problem's matrix A");
   const int m = problem.num_rows();
   if (lambda.size() != m || !lambda.allFinite()) {
     std::ostringstream s;
@@ -96,44 +97,15 @@ void LocalSensitivity::linearise(const LocalProblem& problem, const VecX& lambda
     throw std::invalid_argument(s.str());
   }
   linearised_ = false;
-  report_ = SensitivityReport{};
-  report_.requested = options.kind;
-
-  // Modes of the hard solution (all kinds: the relaxed ones hold the
-  // tangential law, or nothing, by mode).
-  lambda_ = lambda;
-  sigma_ = problem.A * lambda + problem.b;
-  const local_relations::Scales scales = local_relations::scales_of(problem, lambda, options.rho);
-  const local_relations::Modes modes =
-      local_relations::detect_modes(problem, lambda_, sigma_, options.slip_threshold * scales.velocity);
-  report_.contact_modes = modes.contact;
-  report_.limit_active = modes.limit_active;
-
-  SensitivityKind used = options.kind;
-  if (used != SensitivityKind::Exact) {
-    const local_relaxed_point::RelaxedPoint p = local_relaxed_point::find(used, problem, modes, lambda, options);
-    report_.newton_converged = p.converged;
-    report_.newton_iterations = p.iterations;
-    report_.newton_residual = p.residual;
-    report_.cone_check_passed = p.interior;
-    report_.continuation_used = p.continuation_used;
-    report_.continuation_reason = p.first_failure;
-    if (p.ok()) {
-      lambda_ = p.lambda;
-      sigma_ = p.sigma;
-    } else {
-      used = SensitivityKind::Exact;
-      report_.fell_back_to_exact = true;
-      report_.fallback_reason = p.failure;
-    }
-  }
-  report_.used = used;
+  LawLinearisation law;
+  linearise_law(problem, lambda, problem.A * lambda + problem.b, options, report_, law);
+  lambda_ = law.lambda;
+  sigma_ = law.sigma;
+  const local_relations::Linearisation& L = law.L;
 
   // K d lambda = -(N c + G dmu), every row scaled by its largest entry of K
   // (rows mix impulse, velocity and product units; scaling rows changes no
   // solution, and makes rcond and the rank threshold unit free).
-  local_relations::Linearisation L;
-  local_relations::evaluate(used, problem, modes, options.rho, scales, lambda_, sigma_, L);
   MatX K = L.C_lambda + L.C_sigma * problem.A;
   VecX row_scale(m);
   for (int i = 0; i < m; ++i) {

@@ -71,7 +71,10 @@ struct SensitivityOptions {
 // The local problem in dense form. Rows as ConstraintProblem: bilateral,
 // limits, then 3 rows (n, t1, t2) per contact.
 struct LocalProblem {
-  MatX A;   // (m x m) J M^-1 J^T + diag(R)
+  MatX A;   // (m x m) J M^-1 J^T + diag(R); may be left empty (0 x 0) by a
+            // matrix-free caller that fills `diagonal`: the exact kind needs only
+            // A's diagonal, the relaxed kinds' Newton needs A itself.
+  VecX diagonal;  // (m) A's diagonal when A is empty
   VecX b;   // (m) free velocity incl. bias, m/s
   VecX mu;  // (num_contacts) friction coefficients
   int num_bilateral = 0, num_limit = 0, num_contacts = 0;
@@ -82,6 +85,8 @@ struct LocalProblem {
 
   int num_rows() const { return num_bilateral + num_limit + 3 * num_contacts; }
   int contact_offset() const { return num_bilateral + num_limit; }
+  bool has_matrix() const { return A.rows() > 0 || num_rows() == 0; }
+  Real A_ii(int i) const { return A.rows() > 0 ? A(i, i) : diagonal[i]; }
   // Throws std::invalid_argument when the sizes disagree or mu < 0.
   void check() const;
 };

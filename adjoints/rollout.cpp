@@ -145,6 +145,7 @@ GradientResult Rollout::gradient(PreparedRollout& r, const Loss& loss, const std
   const Real recovery = velocity ? r.sim.contact_model().penetration_recovery(velocity->contact_baumgarte) : Real(0);
 
   GradientResult out;
+  out.solve_adjoint = implicit ? "backward_euler (dense)" : make_solve_adjoint(r.sim.solver(), options.solve)->name();
   out.loss = loss.value(model, final_state);
   out.steps = steps_;
   std::vector<GradInput> params;
@@ -170,6 +171,7 @@ GradientResult Rollout::gradient(PreparedRollout& r, const Loss& loss, const std
   }
   VelocityStepAdjoint adjoint;
   adjoint.options = effective;
+  adjoint.set_solve_adjoint(make_solve_adjoint(r.sim.solver(), effective.solve));
   BackwardEulerStepAdjoint implicit_adjoint;
   implicit_adjoint.options = effective;
   StepProblem step;
@@ -204,6 +206,10 @@ GradientResult Rollout::gradient(PreparedRollout& r, const Loss& loss, const std
         adjoint.backward(model, r.sim.contact_model(), step, rec.lambda, after, params, before, ctrl_bar[first_step + i],
                          param_bar);
         if (adjoint.last_report().fell_back_to_exact) ++out.fallbacks;
+        const SolveAdjointStats& st = adjoint.last_solve_stats();
+        ++out.solve_methods[st.fell_back_to_reference ? "reference" : st.method];
+        out.krylov_iterations += st.iterations;
+        if (st.fell_back_to_reference) ++out.reference_fallbacks;
         if (drop_velocities)
           for (BodyCotangent& c : before) c.v = c.w = Vec3::Zero();
       }

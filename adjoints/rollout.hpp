@@ -19,6 +19,7 @@
 // adjoints are not written yet).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,13 @@ struct GradientResult {
   std::vector<Real> gradient;  // one per input, in the order given
   long steps = 0;
   long fallbacks = 0;          // steps whose relaxed sensitivity fell back to exact
+  // The solve adjoint (velocity-scheme steps): its pairing, how many steps
+  // each method answered ("pcr", "gmres", "cholesky", ...), the Krylov
+  // iterations over all steps and the steps that fell back to the reference.
+  std::string solve_adjoint;
+  std::map<std::string, long> solve_methods;
+  long krylov_iterations = 0;
+  long reference_fallbacks = 0;
   size_t record_bytes = 0;     // memory held by the step records
 };
 

@@ -75,19 +75,12 @@ void VelocityStepAdjoint::backward(const Model& model, const ContactModel& law, 
         u_plus_bar.segment<3>(6 * b + 3) * f.segment<3>(6 * b + 3).transpose();
   }
 
-  // ---- 3. the solve: local sensitivity VJP ----
-  LocalProblem local = from_constraint_problem(p);
-  if (law.is_convex()) {
-    // ccp: plain cone complementarity on v+ = (D + R_law) lambda + v_free.
-    local.desaxce = false;
-    std::vector<Real> R_law(3 * nc, 0.0);
-    law.contact_compliance(p.mu.data(), nc, R_law.data());
-    for (int i = 0; i < 3 * nc; ++i) local.A(off + i, off + i) += R_law[i];
-  }
-  sensitivity_.linearise(local, lambda, options.sensitivity);
+  // ---- 3. the solve: the VJP of lambda(A, b, mu), paired with the solver ----
+  if (!solve_) solve_ = make_reference_solve_adjoint();
+  solve_->krylov = options.krylov;
+  solve_->linearise(p, law, lambda, options.sensitivity);
   VecX b_bar, mu_bar;
-  MatX A_bar;
-  sensitivity_.vjp(lambda_bar, VecX::Zero(m), b_bar, &A_bar, nc > 0 ? &mu_bar : nullptr);
+  solve_->vjp(u_plus_bar, lambda_bar, b_bar, mu_bar);
   for (int k = 0; k < nc; ++k) ybar.y[ybar.mu_at() + k] += mu_bar[k];
 
   // ---- 4. v_free = J u_free + bias, A = J M^-1 J^T + diag(R) ----
@@ -96,34 +89,27 @@ void VelocityStepAdjoint::backward(const Model& model, const ContactModel& law, 
   ybar.y.segment(ybar.u_free_at(), 6 * nb) += JTb;
   for (int r = 0; r < m; ++r) {
     ybar.y[ybar.bias_at() + r] += b_bar[r];
-    ybar.y[ybar.compliance_at() + r] += A_bar(r, r);
+    ybar.y[ybar.compliance_at() + r] += b_bar[r] * lambda[r];  // A_bar(r, r), A_bar = b_bar lambda^T
     const ConstraintRow& row = p.rows[r];
     add_row_bar(r, row.body_a, false, b_bar[r] * twist_at(u_free, row.body_a));
     add_row_bar(r, row.body_b, true, b_bar[r] * twist_at(u_free, row.body_b));
   }
-  // A_rs = sum over bodies of J_r,b M^-1_b J_s,b^T.
-  const MatX S = A_bar + A_bar.transpose();
+  // A_bar = b_bar lambda^T is rank one: with f = J^T lambda and t = J^T b_bar,
+  // b_bar^T dA lambda = b_bar^T dJ M^-1 f + t^T dM^-1 f + (M^-1 t)^T dJ^T lambda,
+  // so J_r,b gets b_bar_r M^-1_b f_b + lambda_r M^-1_b t_b and M^-1_b gets t_b f_b^T
+  // (O(m), no m x m cotangent).
   for (int r = 0; r < m; ++r) {
-    for (int s = 0; s < m; ++s) {
-      if (A_bar(r, s) == 0 && A_bar(s, r) == 0) continue;
-      const ConstraintRow& rr = p.rows[r];
-      const ConstraintRow& rs = p.rows[s];
-      for (int side_r = 0; side_r < 2; ++side_r) {
-        const int b = side_r == 0 ? rr.body_a : rr.body_b;
-        if (b < 0) continue;
-        const Vec6& Jr = side_r == 0 ? rr.J_a : rr.J_b;
-        for (int side_s = 0; side_s < 2; ++side_s) {
-          if ((side_s == 0 ? rs.body_a : rs.body_b) != b) continue;
-          const Vec6& Js = side_s == 0 ? rs.J_a : rs.J_b;
-          // dL/dJ_r,b = sum_s S_rs M^-1_b J_s,b with S = A_bar + A_bar^T; over ordered
-          // pairs (r, s) each of the two rows takes half.
-          add_row_bar(r, b, side_r == 1, 0.5 * S(r, s) * minv(b, Js));
-          add_row_bar(s, b, side_s == 1, 0.5 * S(r, s) * minv(b, Jr));
-          ybar.y[ybar.inv_mass_at() + b] += A_bar(r, s) * Jr.head<3>().dot(Js.head<3>());
-          Eigen::Map<Mat3>(&ybar.y[ybar.inv_inertia_at() + 9 * b]) += A_bar(r, s) * Jr.tail<3>() * Js.tail<3>().transpose();
-        }
-      }
+    const ConstraintRow& row = p.rows[r];
+    for (int side = 0; side < 2; ++side) {
+      const int b = side == 0 ? row.body_a : row.body_b;
+      if (b < 0) continue;
+      add_row_bar(r, b, side == 1, b_bar[r] * minv(b, twist_at(f, b)) + lambda[r] * minv(b, twist_at(JTb, b)));
     }
+  }
+  for (int b = 0; b < nb; ++b) {
+    ybar.y[ybar.inv_mass_at() + b] += JTb.segment<3>(6 * b).dot(f.segment<3>(6 * b));
+    Eigen::Map<Mat3>(&ybar.y[ybar.inv_inertia_at() + 9 * b]) +=
+        JTb.segment<3>(6 * b + 3) * f.segment<3>(6 * b + 3).transpose();
   }
 
   // ---- 5. pull-back through the step's data by central differences ----

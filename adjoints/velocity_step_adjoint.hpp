@@ -7,9 +7,10 @@
 // Backward, given the cotangent of (x+, q+, v+, w+):
 //   1. through the integrator (J_l of SO(3)'s exponential for q+),
 //   2. through u+ = u_free + M^-1 J^T lambda: lambda_bar = J M^-1 u+_bar,
-//   3. through the solve: the local sensitivity's VJP gives v_free_bar, A_bar
-//      and mu_bar (adjoints/local_sensitivity.hpp; exact, Signorini-relaxed or
-//      central path, chosen independently of the solver),
+//   3. through the solve: the solve adjoint paired with the solver gives
+//      v_free_bar and mu_bar, A_bar = v_free_bar lambda^T
+//      (adjoints/solve_adjoint.hpp; the sensitivity kind — exact,
+//      Signorini-relaxed or central path — chosen independently of the solver),
 //   4. through v_free = J u_free + bias and A = J M^-1 J^T + R analytically,
 //   5. through the step's data (J, bias, R, M^-1, mu, u_free) to the state
 //      before the step, the controls and the parameters: the pull-back
@@ -17,10 +18,12 @@
 //      assembly at fixed contact set (docs/gradients.md: accuracy and why).
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "adjoints/grad_inputs.hpp"
 #include "adjoints/local_sensitivity.hpp"
+#include "adjoints/solve_adjoint.hpp"
 #include "adjoints/loss.hpp"
 #include "adjoints/step_problem.hpp"
 #include "contact_models/contact_model.hpp"
@@ -36,6 +39,11 @@ struct StepAdjointOptions {
   Real pullback_step = 0;
   Real step_for(Real automatic) const { return pullback_step > 0 ? pullback_step : automatic; }
   bool truncated = false;     // hold contact geometry fixed within the step (Ostrich §IV-D)
+  // The solve's VJP: paired with the forward solver, or the dense reference
+  // for every solver (adjoints/solve_adjoint.hpp). Backward Euler always uses
+  // its own dense local problem (adjoints/backward_euler_step_adjoint.hpp).
+  AdjointSolve solve = AdjointSolve::Paired;
+  KrylovOptions krylov;       // the matrix-free pairings' PCR / GMRES
 };
 
 class VelocityStepAdjoint {
@@ -50,10 +58,13 @@ class VelocityStepAdjoint {
                 const std::vector<BodyCotangent>& after, const std::vector<GradInput>& params,
                 std::vector<BodyCotangent>& before, VecX& ctrl_bar, VecX& param_bar);
   StepAdjointOptions options;
-  const SensitivityReport& last_report() const { return sensitivity_.report(); }
+  // The solve's adjoint (the reference until set; Rollout sets the solver's pairing).
+  void set_solve_adjoint(std::unique_ptr<SolveAdjoint> solve) { solve_ = std::move(solve); }
+  const SensitivityReport& last_report() const { return solve_->report(); }
+  const SolveAdjointStats& last_solve_stats() const { return solve_->stats(); }
 
  private:
-  LocalSensitivity sensitivity_;
+  std::unique_ptr<SolveAdjoint> solve_;
   StepProblemData y0_, ybar_, yplus_, yminus_;
 };
 

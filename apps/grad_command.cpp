@@ -50,15 +50,21 @@ void apply_adjoint_setting(const std::string& kv, StepAdjointOptions& o) {
   else if (key == "adjoint.rho") o.sensitivity.rho = real();
   else if (key == "adjoint.delta") o.sensitivity.delta = real();
   else if (key == "adjoint.pullback_step") o.pullback_step = real();
+  else if (key == "adjoint.solve") o.solve = parse_adjoint_solve(value);
+  else if (key == "adjoint.krylov_iterations") o.krylov.max_iterations = static_cast<int>(real());
+  else if (key == "adjoint.krylov_restart") o.krylov.restart = static_cast<int>(real());
+  else if (key == "adjoint.krylov_tolerance") o.krylov.tolerance = real();
   else if (key == "adjoint.pullback") {
     if (value != "full" && value != "truncated")
       throw std::invalid_argument("--set " + kv + ": adjoint.pullback is full or truncated");
     o.truncated = value == "truncated";
   } else {
     throw std::invalid_argument("unknown option '" + key +
-                                "' (adjoint keys: sensitivity, rho, delta, pullback, pullback_step)");
+                                "' (adjoint keys: sensitivity, rho, delta, pullback, pullback_step, solve, krylov_iterations, "
+                                "krylov_restart, krylov_tolerance)");
   }
   o.sensitivity.Validate();
+  o.krylov.Validate();
   if (!(o.pullback_step >= 0)) throw std::invalid_argument("adjoint.pullback_step must be >= 0 (0: automatic)");
 }
 
@@ -148,7 +154,14 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
                    "(%.1f per step)\n",
                    g.steps, forward, backward, forward > 0 ? backward / forward : 0.0, g.record_bytes,
                    g.steps ? double(g.record_bytes) / g.steps : 0.0);
+      std::string methods;
+      for (const auto& [method, count] : g.solve_methods) methods += " " + method + " " + std::to_string(count);
+      std::fprintf(stderr, "profile: solve_adjoint %s%s krylov_iterations %ld\n", g.solve_adjoint.c_str(),
+                   methods.c_str(), g.krylov_iterations);
     }
+    if (g.reference_fallbacks > 0)
+      std::cerr << "note: " << g.reference_fallbacks << " of " << g.steps << " steps' " << g.solve_adjoint
+                << " adjoint solves fell back to the dense reference\n";
     if (g.fallbacks > 0)
       std::cerr << "warning: " << g.fallbacks << " of " << g.steps
                 << " steps fell back from the relaxed to the exact sensitivity\n";

@@ -38,6 +38,25 @@ CL_HD int zone(T mu, const T* r) {
   return kMiddle;
 }
 
+// The middle zone's Hessian (3x3 row-major) at r, written with the zone's
+// gap = mu t - r_n = rho (1+mu^2) lambda_n (its curvature term is mu gap / t).
+// The gap is O(rho) of r, so a caller that knows the impulse more accurately
+// than r (an adjoint at a recorded solve) passes rho (1+mu^2) lambda_n.
+template <typename T>
+CL_HD void middle_hessian(T mu, T rho, const T* r, T gap, T* H) {
+  const T t = std::sqrt(r[1] * r[1] + r[2] * r[2]);
+  const T s = T(1) + mu * mu;
+  const T e1 = t > T(0) ? r[1] / t : T(0), e2 = t > T(0) ? r[2] / t : T(0);
+  const T c = T(1) / (rho * s);
+  const T k = t > T(0) ? mu * gap / t : T(0);  // curvature of the cone boundary seen from r
+  H[0] = c;
+  H[1] = H[3] = -c * mu * e1;
+  H[2] = H[6] = -c * mu * e2;
+  H[4] = c * (mu * mu * e1 * e1 + k * (T(1) - e1 * e1));
+  H[8] = c * (mu * mu * e2 * e2 + k * (T(1) - e2 * e2));
+  H[5] = H[7] = c * (mu * mu - k) * e1 * e2;
+}
+
 // Returns l(r). lambda (3) <- Pi_{K_mu}(-r)/rho when not null; H (3x3,
 // row-major) <- (I - DPi_{K*}(r))/rho when not null.
 template <typename T>
@@ -68,16 +87,7 @@ CL_HD T evaluate(T mu, T rho, const T* r, T* lambda, T* H) {
     lambda[1] = -a * mu * e1;
     lambda[2] = -a * mu * e2;
   }
-  if (H) {
-    const T c = T(1) / (rho * s);
-    const T k = t > T(0) ? mu * gap / t : T(0);  // curvature of the cone boundary seen from r
-    H[0] = c;
-    H[1] = H[3] = -c * mu * e1;
-    H[2] = H[6] = -c * mu * e2;
-    H[4] = c * (mu * mu * e1 * e1 + k * (T(1) - e1 * e1));
-    H[8] = c * (mu * mu * e2 * e2 + k * (T(1) - e2 * e2));
-    H[5] = H[7] = c * (mu * mu - k) * e1 * e2;
-  }
+  if (H) middle_hessian(mu, rho, r, gap, H);
   return gap * gap / (T(2) * rho * s);
 }
 
@@ -96,6 +106,25 @@ CL_HD void impulse(T mu, T rho, const T* r, T* lambda) {
 template <typename T>
 CL_HD void hessian(T mu, T rho, const T* r, T* H) {
   evaluate<T>(mu, rho, r, nullptr, H);
+}
+
+// out (3) <- d lambda / d mu at fixed r (the paired adjoint of convex_newton,
+// adjoints/hessian_solve_adjoint.cpp). Zero in the top and bottom zones; in
+// the middle zone lambda = a (1, -mu that) with a = (mu t - r_n)/(rho s),
+// s = 1 + mu^2, so da/dmu = t/(rho s) - 2 mu a/s and
+// d lambda/d mu = (da/dmu, -(a + mu da/dmu) that).
+template <typename T>
+CL_HD void impulse_mu_derivative(T mu, T rho, const T* r, T* out, T lambda_n = T(-1)) {
+  out[0] = out[1] = out[2] = T(0);
+  if (zone(mu, r) != kMiddle) return;
+  const T t = std::sqrt(r[1] * r[1] + r[2] * r[2]);
+  const T s = T(1) + mu * mu;
+  const T a = lambda_n >= T(0) ? lambda_n : (mu * t - r[0]) / (rho * s);
+  const T da = t / (rho * s) - T(2) * mu * a / s;
+  const T e1 = t > T(0) ? r[1] / t : T(0), e2 = t > T(0) ? r[2] / t : T(0);
+  out[0] = da;
+  out[1] = -(a + mu * da) * e1;
+  out[2] = -(a + mu * da) * e2;
 }
 
 }  // namespace ccp

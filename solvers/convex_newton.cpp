@@ -262,9 +262,9 @@ class Newton {
     }
   }
 
-  // d = -H^-1 g by dense Cholesky over the compact unknowns. False if H is
-  // not numerically SPD.
-  bool direction_dense() {
+  // Assembles H = M + J^T W J over the compact unknowns into ws.hessian and
+  // factorises it (Cholesky, lower triangle). False if H is not numerically SPD.
+  bool factor_hessian() {
     const int n = n_;
     Real* H = ws_.hessian.data();
     std::fill(H, H + static_cast<size_t>(n) * n, Real(0));
@@ -289,15 +289,34 @@ class Newton {
         }
       }
     });
-    if (!dense::cholesky_factor(H, n, n)) return false;
-    Real* x = ws_.rhs.data();
+    return dense::cholesky_factor(H, n, n);
+  }
+
+  // After setup() by another Newton over the same workspace: its unknowns.
+  void adopt_unknowns() {
+    n_ = 0;
+    for (int b = 0; b < pr_.num_bodies; ++b) n_ += ws_.dof[b] >= 0 ? 6 : 0;
+  }
+
+  // x (twist space, 6 nb) <- H^-1 x with the factor of factor_hessian (0 on fixed bodies).
+  void hessian_solve(Real* x) const {
+    Real* c = ws_.rhs.data();
+    const int* dof = ws_.dof.data();
     for (int b = 0; b < pr_.num_bodies; ++b)
       if (dof[b] >= 0)
-        for (int i = 0; i < 6; ++i) x[dof[b] + i] = -ws_.g[6 * b + i];
-    dense::cholesky_solve(H, n, n, x);
-    Real* d = ws_.d.data();
+        for (int i = 0; i < 6; ++i) c[dof[b] + i] = x[6 * b + i];
+    dense::cholesky_solve(ws_.hessian.data(), n_, n_, c);
     for (int b = 0; b < pr_.num_bodies; ++b)
-      for (int i = 0; i < 6; ++i) d[6 * b + i] = dof[b] >= 0 ? x[dof[b] + i] : Real(0);
+      for (int i = 0; i < 6; ++i) x[6 * b + i] = dof[b] >= 0 ? c[dof[b] + i] : Real(0);
+  }
+
+  // d = -H^-1 g by dense Cholesky over the compact unknowns. False if H is
+  // not numerically SPD.
+  bool direction_dense() {
+    if (!factor_hessian()) return false;
+    Real* d = ws_.d.data();
+    for (int j = 0; j < nb6_; ++j) d[j] = -ws_.g[j];
+    hessian_solve(d);
     return true;
   }
 
@@ -613,6 +632,43 @@ void ConvexNewtonSolver::solve(const ConstraintProblem& problem, const ContactMo
   stats.r_dual = grad;
   // A convex law has no velocity shift: v+ itself on the contact rows.
   stats.r_compl = complementarity_residual(problem, lambda.data(), v_plus.data(), v_plus.data() + off);
+}
+
+bool convex_newton_factor_hessian(const ConstraintProblem& problem, const ContactModel& law,
+                                  const ConvexNewtonOptions& options, const std::vector<Real>& lambda,
+                                  ConvexNewtonWorkspace& ws) {
+  if (problem.explicit_delassus() || static_cast<int>(lambda.size()) != problem.num_rows())
+    throw std::invalid_argument("convex_newton_factor_hessian: needs the bodies' problem and one impulse per row");
+  ConvexNewtonOptions dense = options;
+  dense.linear_solver = ConvexNewtonOptions::kDense;
+  Newton nt(problem, dense, ws);
+  if (!nt.setup(law)) return false;
+  // At the optimum M du = J^T lambda.
+  problem.apply_JT(lambda.data(), ws.tmp6.data());
+  problem.apply_Minv(ws.tmp6.data(), ws.du.data());
+  nt.mask(ws.du.data());
+  nt.evaluate();
+  // The zones' curvature from the recorded impulses: the gap mu t - r_n is
+  // O(rho) of r, and r = J du + v_f is known only to the solver's rounding
+  // floor (~eps |r| / rho in lambda), while lambda_n carries the gap exactly.
+  const int off = problem.contact_offset();
+  for (int k = 0; k < problem.num_contacts; ++k) {
+    const int o = off + 3 * k;
+    const Real* r = ws.r.data() + o;
+    if (ccp::zone(problem.mu[k], r) != ccp::kMiddle) continue;
+    const Real rho = ws.row_R[o], mu = problem.mu[k];
+    ccp::middle_hessian(mu, rho, r, rho * (1 + mu * mu) * lambda[o], ws.weight.data() + off + 9 * k);
+  }
+  return nt.factor_hessian();
+}
+
+void convex_newton_hessian_solve(const ConstraintProblem& problem, const ConvexNewtonOptions& options,
+                                 ConvexNewtonWorkspace& ws, Real* x) {
+  ConvexNewtonOptions dense = options;
+  dense.linear_solver = ConvexNewtonOptions::kDense;
+  Newton nt(problem, dense, ws);
+  nt.adopt_unknowns();
+  nt.hessian_solve(x);
 }
 
 void ConvexNewtonOptions::bind(OptionSet& set, const std::string& prefix) {

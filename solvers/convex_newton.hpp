@@ -139,4 +139,18 @@ class ConvexNewtonSolver final : public SolverWithOptions<ConvexNewtonOptions, C
              SolveStats& stats) const override;
 };
 
+// CQDC's implicit gradient (MATH.md D.4) at a converged solve, for the paired
+// adjoint (adjoints/hessian_solve_adjoint.cpp): sets du = M^-1 J^T lambda (the
+// optimality condition), evaluates the solver's cost there (ws.r = J du + v_f,
+// ws.lambda, ws.weight: W of every row group, ws.row_R) and factorises the
+// solver's Hessian H = M + J^T W J by its dense Cholesky (whatever
+// options.linear_solver says). False when H does not factorise; throws on
+// misuse as solve() does.
+bool convex_newton_factor_hessian(const ConstraintProblem& problem, const ContactModel& law,
+                                  const ConvexNewtonOptions& options, const std::vector<Real>& lambda,
+                                  ConvexNewtonWorkspace& ws);
+// After convex_newton_factor_hessian: x (6 nb) <- H^-1 x, 0 on fixed bodies.
+void convex_newton_hessian_solve(const ConstraintProblem& problem, const ConvexNewtonOptions& options,
+                                 ConvexNewtonWorkspace& ws, Real* x);
+
 }  // namespace contactlab

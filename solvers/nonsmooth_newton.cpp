@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "contact_models/fb_math.hpp"
+#include "solvers/krylov.hpp"
 #include "solvers/solver_common.hpp"
 
 namespace contactlab {
@@ -22,12 +23,12 @@ void delassus_diagonal(const ConstraintProblem& p, std::vector<Real>& d) {
 }
 
 // y = diag(a) J M^-1 J^T diag(a) x + c ∘ x.
-void apply_schur(const ConstraintProblem& p, NewtonWorkspace& ws, const std::vector<Real>& x, std::vector<Real>& y) {
+void apply_schur(const ConstraintProblem& p, NewtonWorkspace& ws, const Real* x, Real* y) {
   const int m = p.num_rows();
   for (int r = 0; r < m; ++r) ws.tmp_m[r] = ws.a[r] * x[r];
   p.apply_JT(ws.tmp_m.data(), ws.tmp6.data());
   p.apply_Minv(ws.tmp6.data(), ws.tmp6.data());
-  p.apply_J(ws.tmp6.data(), y.data());
+  p.apply_J(ws.tmp6.data(), y);
   for (int r = 0; r < m; ++r) y[r] = ws.a[r] * y[r] + ws.c[r] * x[r];
 }
 
@@ -174,36 +175,9 @@ void NonsmoothNewtonSolver::solve(const ConstraintProblem& p, const ContactModel
       ws.rhs[r] = ws.a[r] * ws.rhs[r] - ws.r[r];
       ws.diag_A[r] = 1.0 / (ws.a[r] * ws.a[r] * ws.diag_D[r] + ws.c[r] + options.regularization);
     }
-    std::fill(ws.dlambda.begin(), ws.dlambda.end(), 0.0);
-    const Real rhs_norm = std::sqrt(dot(ws.rhs, ws.rhs, m));
-    if (rhs_norm > 0) {
-      ws.pcr_r = ws.rhs;  // x0 = 0
-      for (int r = 0; r < m; ++r) ws.pcr_z[r] = ws.diag_A[r] * ws.pcr_r[r];
-      ws.pcr_p = ws.pcr_z;
-      apply_schur(*op, ws, ws.pcr_z, ws.pcr_Az);
-      ws.pcr_Ap = ws.pcr_Az;
-      Real gamma = dot(ws.pcr_z, ws.pcr_Az, m);
-      for (int it = 0; it < options.pcr_iterations && gamma > 0; ++it) {
-        Real denom = 0;
-        for (int r = 0; r < m; ++r) denom += ws.pcr_Ap[r] * ws.diag_A[r] * ws.pcr_Ap[r];
-        if (!(denom > 0)) break;
-        const Real alpha = gamma / denom;
-        for (int r = 0; r < m; ++r) {
-          ws.dlambda[r] += alpha * ws.pcr_p[r];
-          ws.pcr_r[r] -= alpha * ws.pcr_Ap[r];
-          ws.pcr_z[r] -= alpha * ws.diag_A[r] * ws.pcr_Ap[r];
-        }
-        if (std::sqrt(dot(ws.pcr_r, ws.pcr_r, m)) <= options.pcr_tolerance * rhs_norm) break;
-        apply_schur(*op, ws, ws.pcr_z, ws.pcr_Az);
-        const Real gamma_new = dot(ws.pcr_z, ws.pcr_Az, m);
-        const Real beta = gamma_new / gamma;
-        gamma = gamma_new;
-        for (int r = 0; r < m; ++r) {
-          ws.pcr_p[r] = ws.pcr_z[r] + beta * ws.pcr_p[r];
-          ws.pcr_Ap[r] = ws.pcr_Az[r] + beta * ws.pcr_Ap[r];
-        }
-      }
-    }
+    krylov::pcr([&](const Real* x, Real* y) { apply_schur(*op, ws, x, y); }, ws.diag_A.data(), ws.rhs.data(), m,
+                options.pcr_iterations, options.pcr_tolerance, ws.dlambda.data(),
+                {ws.pcr_r.data(), ws.pcr_z.data(), ws.pcr_p.data(), ws.pcr_Ap.data(), ws.pcr_Az.data()});
     // d delta = M^-1 J^T (a ∘ dlambda) - e.
     for (int r = 0; r < m; ++r) ws.tmp_m[r] = ws.a[r] * ws.dlambda[r];
     op->apply_JT(ws.tmp_m.data(), ws.ddelta.data());

@@ -78,6 +78,23 @@ Real delassus_diagonal_entry(const ConstraintProblem& pr, int r) {
   return d;
 }
 
+Real delassus_entry(const ConstraintProblem& pr, int r, int s) {
+  if (pr.explicit_delassus()) return pr.explicit_W->entry(r, s);
+  if (r == s) return delassus_diagonal_entry(pr, r);
+  const ConstraintRow& a = pr.rows[r];
+  const ConstraintRow& c = pr.rows[s];
+  Real d = 0;
+  for (int side_a = 0; side_a < 2; ++side_a) {
+    const int b = side_a == 0 ? a.body_a : a.body_b;
+    if (b < 0) continue;
+    for (int side_c = 0; side_c < 2; ++side_c) {
+      if ((side_c == 0 ? c.body_a : c.body_b) != b) continue;
+      d += (side_a == 0 ? a.J_a : a.J_b).dot(body_minv(pr, b, side_c == 0 ? c.J_a : c.J_b));
+    }
+  }
+  return d;
+}
+
 Real complementarity_residual(const ConstraintProblem& pr, const Real* lambda, const Real* v, const Real* contact_w) {
   Real r = 0;
   for (int i = pr.num_bilateral; i < pr.contact_offset(); ++i) max_into(r, std::abs(lambda[i] * v[i]));

@@ -114,6 +114,8 @@ Vec6 body_minv(const ConstraintProblem& pr, int body, const Vec6& j);
 
 // (J M^-1 J^T)_rr of row r from its two ends, without compliance.
 Real delassus_diagonal_entry(const ConstraintProblem& pr, int r);
+// (J M^-1 J^T)_rs, without compliance (explicit W: its entry).
+Real delassus_entry(const ConstraintProblem& pr, int r, int s);
 
 // Complementarity residual (MATH.md E.1): max over limit rows |lambda_i v_i|
 // and over contacts |lambda_k . w_k|, w the contact rows' v + Gamma(v) (3 nc
