@@ -16,7 +16,20 @@
 // solution; any solution gives the same J^T b_bar.
 // Coupled laws (sliding contacts, central path): GMRES on K^T with the
 // block-Jacobi preconditioner (K_gg)^T of each row group.
+//
+// Near-singular systems. Redundant contacts (a box on four corners, three
+// wheels and their hinges) make A_SS, or K, singular up to rounding: its
+// near-null directions carry huge components of an exact Krylov solution
+// (measured on the flat pallet: J^T b_bar off by 2x, the gradient by 1e4).
+// The reference cuts singular values below singular_tolerance (1e-12) of the
+// row-equilibrated K and solves by minimum norm; here the same cut is a
+// diagonal shift of singular_tolerance times the system's scale (the largest
+// diagonal entry of the reduced system; for K^T each row's largest entry of
+// C_lambda or C_sigma times max A_ii), which leaves every direction above the
+// threshold unchanged to 1e-12 relative and damps those below it.
 #include <Eigen/LU>
+#include <algorithm>
+#include <cstdio>
 #include <vector>
 
 #include "adjoints/block_law.hpp"
@@ -51,13 +64,27 @@ class MatrixFreeSolveAdjoint final : public PairedSolveAdjointBase {
     blocks_.assign(linearised_.L, off, nc);
     diagonal_ = local.has_matrix() ? VecX(local.A.diagonal()) : local.diagonal;
     rowwise_ = blocks_.rowwise(a_, c_);
+    // The shift that cuts near-null directions (module comment).
     if (rowwise_) {
+      Real largest = 0;
+      for (int i = 0; i < m; ++i)
+        if (a_[i] != 0) largest = std::max(largest, diagonal_[i] + c_[i] / a_[i]);
+      shift_ = VecX::Constant(m, options.singular_tolerance * largest);
       pre_.resize(m);
       for (int i = 0; i < m; ++i) {
-        const Real d = a_[i] != 0 ? diagonal_[i] + c_[i] / a_[i] : Real(0);
+        const Real d = a_[i] != 0 ? diagonal_[i] + c_[i] / a_[i] + shift_[i] : Real(0);
         pre_[i] = a_[i] == 0 ? Real(0) : d > 0 ? 1 / d : Real(1);
       }
     } else {
+      const Real a_max = m > 0 ? std::max(diagonal_.maxCoeff(), Real(0)) : Real(0);
+      shift_.resize(m);
+      for (int g = 0; g < blocks_.num_groups(); ++g) {
+        const int o = blocks_.group_row(g), n = blocks_.group_size(g);
+        const Mat3 Cl = blocks_.lambda_block(g), Cs = blocks_.sigma_block(g);
+        for (int i = 0; i < n; ++i)
+          shift_[o + i] = options.singular_tolerance *
+                          std::max(Cl.row(i).cwiseAbs().maxCoeff(), Cs.row(i).cwiseAbs().maxCoeff() * a_max);
+      }
       stats_.method = "gmres";
       factor_blocks(problem);
     }
@@ -70,11 +97,11 @@ class MatrixFreeSolveAdjoint final : public PairedSolveAdjointBase {
     if (rowwise_) {
       result = solve_rowwise(lambda_bar, y);
     } else {
-      auto apply = [&](const VecX& v, VecX& out) {  // K^T v = C_lambda^T v + A C_sigma^T v
+      auto apply = [&](const VecX& v, VecX& out) {  // (K^T + diag(shift)) v, K^T = C_lambda^T + A C_sigma^T
         blocks_.sigma_T(v, t_);
         apply_A(t_, out);
         blocks_.lambda_T(v, t_);
-        out += t_;
+        out += t_ + shift_.cwiseProduct(v);
       };
       auto precondition = [&](const VecX& v, VecX& out) {
         out.resize(v.size());
@@ -92,8 +119,10 @@ class MatrixFreeSolveAdjoint final : public PairedSolveAdjointBase {
     stats_.iterations = result.iterations;
     stats_.residual = result.relative_residual;
     if (!result.converged || !y.allFinite()) {
-      fall_back(std::string(stats_.method) + " stopped at relative residual " + std::to_string(result.relative_residual),
-                u_plus_bar, lambda_bar, b_bar, mu_bar);
+      char why[96];
+      std::snprintf(why, sizeof why, "%s stopped at relative residual %.3g after %d iterations", stats_.method.c_str(),
+                    result.relative_residual, result.iterations);
+      fall_back(why, u_plus_bar, lambda_bar, b_bar, mu_bar);
       return;
     }
     blocks_.sigma_T(y, b_bar);
@@ -121,7 +150,7 @@ class MatrixFreeSolveAdjoint final : public PairedSolveAdjointBase {
     auto apply = [&](const Real* v, Real* res) {  // (A_SS + diag(c/a)) on S, 0 on F
       for (int i = 0; i < m; ++i) in[i] = a_[i] != 0 ? v[i] : Real(0);
       apply_A(in, out);
-      for (int i = 0; i < m; ++i) res[i] = a_[i] != 0 ? out[i] + c_[i] / a_[i] * in[i] : Real(0);
+      for (int i = 0; i < m; ++i) res[i] = a_[i] != 0 ? out[i] + (c_[i] / a_[i] + shift_[i]) * in[i] : Real(0);
     };
     const krylov::Result result = krylov::pcr(apply, pre_.data(), rhs.data(), m, krylov.max_iterations,
                                               krylov.tolerance, x.data(),
@@ -143,7 +172,8 @@ class MatrixFreeSolveAdjoint final : public PairedSolveAdjointBase {
         for (int j = 0; j < n; ++j) A(i, j) = solver_common::delassus_entry(p, o + i, o + j);
       for (int i = 0; i < n; ++i)
         A(i, i) += p.compliance[o + i] + (o + i >= off ? R_law_[o + i - off] : Real(0));
-      const Mat3 KT = blocks_.lambda_block(g).transpose() + A * blocks_.sigma_block(g).transpose();
+      Mat3 KT = blocks_.lambda_block(g).transpose() + A * blocks_.sigma_block(g).transpose();
+      for (int i = 0; i < n; ++i) KT(i, i) += shift_[o + i];
       block_KT_[g] = KT;
       if (n == 3) {
         block_lu_[g].setThreshold(1e-12);
@@ -154,6 +184,7 @@ class MatrixFreeSolveAdjoint final : public PairedSolveAdjointBase {
 
   const char* pairing_;
   VecX R_law_, scratch6_, diagonal_, a_, c_, pre_, t_;
+  VecX shift_;  // (m) the near-null cut added to the diagonal
   VecX r_, z_, p_, Ap_, Az_;
   LawLinearisation linearised_;
   BlockLaw blocks_;

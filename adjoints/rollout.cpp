@@ -209,7 +209,7 @@ GradientResult Rollout::gradient(PreparedRollout& r, const Loss& loss, const std
         const SolveAdjointStats& st = adjoint.last_solve_stats();
         ++out.solve_methods[st.fell_back_to_reference ? "reference" : st.method];
         out.krylov_iterations += st.iterations;
-        if (st.fell_back_to_reference) ++out.reference_fallbacks;
+        if (st.fell_back_to_reference && out.reference_fallbacks++ == 0) out.first_fallback_reason = st.fallback_reason;
         if (drop_velocities)
           for (BodyCotangent& c : before) c.v = c.w = Vec3::Zero();
       }

@@ -161,7 +161,7 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
     }
     if (g.reference_fallbacks > 0)
       std::cerr << "note: " << g.reference_fallbacks << " of " << g.steps << " steps' " << g.solve_adjoint
-                << " adjoint solves fell back to the dense reference\n";
+                << " adjoint solves fell back to the dense reference (" << g.first_fallback_reason << ")\n";
     if (g.fallbacks > 0)
       std::cerr << "warning: " << g.fallbacks << " of " << g.steps
                 << " steps fell back from the relaxed to the exact sensitivity\n";

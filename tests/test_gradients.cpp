@@ -143,6 +143,68 @@ TEST_CASE("gradients: cart_pole losses over horizons up to 50 steps") {
   }
 }
 
+TEST_CASE("gradients: each solver's paired adjoint against finite differences and the reference") {
+  // The paired adjoints (adjoints/solve_adjoint.hpp) solve the same linear
+  // system as the dense reference by their solver's means; here each runs on
+  // whole rollouts, is checked against finite differences where the forward
+  // reaches 1e-12, and against the reference elsewhere. Each case also checks
+  // that the pairing's own method answered (not a fallback).
+  StepAdjointOptions reference;
+  reference.solve = AdjointSolve::Reference;
+  auto agree = [&](const RolloutSpec& s, const std::string& loss, const std::string& wrt, double tol) {
+    const GradientResult paired = rollout_gradient(s, loss, wrt, {});
+    const GradientResult ref = rollout_gradient(s, loss, wrt, reference);
+    CHECK(ref.solve_methods.at("reference") == ref.steps);
+    for (size_t i = 0; i < paired.gradient.size(); ++i) {
+      CAPTURE(i);
+      CAPTURE(paired.gradient[i]);
+      CAPTURE(ref.gradient[i]);
+      CHECK(std::abs(paired.gradient[i] - ref.gradient[i]) <=
+            tol * std::max(std::abs(ref.gradient[i]), 1e-8));
+    }
+    return paired;
+  };
+  // padmm, matrix-free path: cart_pole (hinge, slide limit: the row-wise law,
+  // PCR) and box_ramp (four redundant corners, sticking then sliding: PCR and
+  // GMRES). Measured against FD <= 1.5e-7 and <= 1.2e-7 as the dense path;
+  // bound 1e-5 as there.
+  RolloutSpec pole = scene("cart_pole");
+  pole.steps = 50;
+  pole.sets.push_back("solver.delassus=matrix_free");
+  const Checked mf = check(pole, "final:pole.px + final:cart.vx", "init:cart.vx,init:pole.wy,ctrl:slide_motor", 1e-5);
+  CHECK(mf.analytic.solve_adjoint == "padmm");
+  CHECK(mf.analytic.solve_methods.count("pcr") == 1);
+  CHECK(mf.analytic.reference_fallbacks == 0);
+  RolloutSpec ramp = scene("box_ramp");
+  ramp.sets.push_back("solver.delassus=matrix_free");
+  const Checked mr = check(ramp, "final:box.px + final:box.vx", "param:geom.box.friction,ctrl:push,param:body.box.mass", 1e-5);
+  CHECK(mr.analytic.solve_methods.count("pcr") == 1);
+  CHECK(mr.analytic.solve_methods.count("gmres") == 1);
+  // padmm's dense path on the same: Cholesky of the reduced system, its
+  // minimum-norm solve on the redundant corners, LU where sliding couples rows.
+  const GradientResult dense = agree(scene("box_ramp"), "final:box.px + final:box.vx",
+                                     "param:geom.box.friction,ctrl:push,param:body.box.mass", 1e-9);
+  CHECK(dense.solve_methods.count("cod") == 1);
+  CHECK(dense.solve_methods.count("lu") == 1);
+  // newton (fischer_burmeister) on cart_pole: Ostrich's one PCR solve per step.
+  RolloutSpec fb = scene("cart_pole", "newton", "fischer_burmeister");
+  fb.steps = 50;
+  const GradientResult nt = agree(fb, "final:pole.px + final:cart.vx", "init:cart.vx,init:pole.wy,ctrl:slide_motor", 1e-9);
+  CHECK(nt.solve_methods.at("pcr") == nt.steps);
+  // newton on the flat pallet's sticking wheels (three wheels and hinges:
+  // redundant, A_SS singular to rounding; some wheel contacts slide): the
+  // near-null cut matches the reference's minimum norm; measured 7e-7
+  // relative on the gradient, bound 1e-5. The forward stops at Newton's FB
+  // floor (~1e-8) here, so finite differences are not a reference.
+  const std::string path = flat_pallet_file();
+  RolloutSpec pallet = scene(path, "newton", "fischer_burmeister");
+  pallet.steps = 100;
+  const GradientResult np = agree(pallet, "final:chassis.px", "init:chassis.vx,ctrl:drive_left", 1e-5);
+  CHECK(np.solve_methods.at("pcr") > 0);
+  CHECK(np.solve_methods.at("gmres") > 0);
+  std::remove(path.c_str());
+}
+
 TEST_CASE("gradients: wheeled_pallet's wheels under sticking contact over 1 s") {
   // The robot starts on flat ground (the scene without its step, chassis at
   // z = 0.35 so the wheels touch) and drives at 3 rad/s for 100 steps of 10 ms:
