@@ -71,8 +71,9 @@ RolloutSpec scene(const std::string& name, const std::string& solver = "padmm", 
 }  // namespace
 
 namespace {
-// The flat-ground pallet of the sticking-wheels case, written to a temporary file.
-std::string flat_pallet_file() {
+// The flat-ground pallet of the sticking-wheels case, written to a temporary
+// file named by `user` (ctest runs the cases that use it in parallel).
+std::string flat_pallet_file(const std::string& user) {
   std::ifstream in(std::string(CONTACTLAB_SCENE_DIR) + "/wheeled_pallet.xml");
   std::stringstream text;
   text << in.rdbuf();
@@ -83,7 +84,7 @@ std::string flat_pallet_file() {
   const std::string lifted = "<body name=\"chassis\" pos=\"0 0 0.36\">";
   REQUIRE(xml.find(lifted) != std::string::npos);
   xml.replace(xml.find(lifted), lifted.size(), "<body name=\"chassis\" pos=\"0 0 0.35\">");
-  const std::string path = "/tmp/contactlab_test_pallet_flat.xml";
+  const std::string path = "/tmp/contactlab_test_pallet_flat_" + user + ".xml";
   std::ofstream(path) << xml;
   return path;
 }
@@ -196,7 +197,7 @@ TEST_CASE("gradients: each solver's paired adjoint against finite differences an
   // near-null cut matches the reference's minimum norm; measured 7e-7
   // relative on the gradient, bound 1e-5. The forward stops at Newton's FB
   // floor (~1e-8) here, so finite differences are not a reference.
-  const std::string path = flat_pallet_file();
+  const std::string path = flat_pallet_file("paired");
   RolloutSpec pallet = scene(path, "newton", "fischer_burmeister");
   pallet.steps = 100;
   const GradientResult np = agree(pallet, "final:chassis.px", "init:chassis.vx,ctrl:drive_left", 1e-5);
@@ -210,7 +211,7 @@ TEST_CASE("gradients: wheeled_pallet's wheels under sticking contact over 1 s") 
   // z = 0.35 so the wheels touch) and drives at 3 rad/s for 100 steps of 10 ms:
   // line contacts of three cylinders, hinges, velocity servos. Ostrich reports
   // <= 0.4 % here; measured <= 3.4e-4 (the servo gain; others <= 6e-6). Bound 1e-3.
-  const std::string path = flat_pallet_file();
+  const std::string path = flat_pallet_file("sticking");
   RolloutSpec s = scene(path);
   s.steps = 100;
   check(s, "final:chassis.px + final:chassis.vx + final:wheel_left.wy",
@@ -272,7 +273,7 @@ TEST_CASE("gradients: backward Euler (Ostrich's scheme), joints and sticking whe
   check(cart, "final:pole.px + final:cart.vx", "init:cart.vx,ctrl:slide_motor,param:body.cart.mass", 1e-5);
   // The pallet on flat ground with sticking wheels over 1 s at h = 0.1 and
   // 0.05 s (Ostrich: <= 0.4 %): measured <= 6.4e-5. Bound 1e-3.
-  const std::string path = flat_pallet_file();
+  const std::string path = flat_pallet_file("backward_euler");
   for (double dt : {0.1, 0.05}) {
     CAPTURE(dt);
     RolloutSpec s = be(path, dt);
