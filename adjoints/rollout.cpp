@@ -209,6 +209,7 @@ GradientResult Rollout::gradient(PreparedRollout& r, const Loss& loss, const std
         const SolveAdjointStats& st = adjoint.last_solve_stats();
         ++out.solve_methods[st.fell_back_to_reference ? "reference" : st.method];
         out.krylov_iterations += st.iterations;
+        out.solve_adjoint_seconds += adjoint.last_solve_seconds();
         if (st.fell_back_to_reference && out.reference_fallbacks++ == 0) out.first_fallback_reason = st.fallback_reason;
         if (drop_velocities)
           for (BodyCotangent& c : before) c.v = c.w = Vec3::Zero();

@@ -49,6 +49,7 @@ struct GradientResult {
   std::map<std::string, long> solve_methods;
   long krylov_iterations = 0;
   long reference_fallbacks = 0;
+  double solve_adjoint_seconds = 0;   // wall time in the solve adjoints (linearise + VJP), all steps
   std::string first_fallback_reason;  // of the latest step (backward order) that fell back
   size_t record_bytes = 0;     // memory held by the step records
 };

@@ -1,5 +1,6 @@
 #include "adjoints/velocity_step_adjoint.hpp"
 
+#include <chrono>
 #include <stdexcept>
 
 namespace contactlab {
@@ -77,10 +78,12 @@ void VelocityStepAdjoint::backward(const Model& model, const ContactModel& law, 
 
   // ---- 3. the solve: the VJP of lambda(A, b, mu), paired with the solver ----
   if (!solve_) solve_ = make_reference_solve_adjoint();
+  const auto solve_start = std::chrono::steady_clock::now();
   solve_->krylov = options.krylov;
   solve_->linearise(p, law, lambda, options.sensitivity);
   VecX b_bar, mu_bar;
   solve_->vjp(u_plus_bar, lambda_bar, b_bar, mu_bar);
+  last_solve_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - solve_start).count();
   for (int k = 0; k < nc; ++k) ybar.y[ybar.mu_at() + k] += mu_bar[k];
 
   // ---- 4. v_free = J u_free + bias, A = J M^-1 J^T + diag(R) ----

@@ -62,9 +62,11 @@ class VelocityStepAdjoint {
   void set_solve_adjoint(std::unique_ptr<SolveAdjoint> solve) { solve_ = std::move(solve); }
   const SensitivityReport& last_report() const { return solve_->report(); }
   const SolveAdjointStats& last_solve_stats() const { return solve_->stats(); }
+  double last_solve_seconds() const { return last_solve_seconds_; }  // wall time of step 3 (linearise + VJP)
 
  private:
   std::unique_ptr<SolveAdjoint> solve_;
+  double last_solve_seconds_ = 0;
   StepProblemData y0_, ybar_, yplus_, yminus_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <boost/program_options.hpp>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -46,13 +47,18 @@ void apply_adjoint_setting(const std::string& kv, StepAdjointOptions& o) {
     if (value.empty() || used != value.size()) throw std::invalid_argument("--set " + kv + ": expected a number");
     return v;
   };
+  auto integer = [&]() {
+    const double v = real();
+    if (!(v == std::floor(v)) || std::abs(v) > 1e9) throw std::invalid_argument("--set " + kv + ": expected an integer");
+    return static_cast<int>(v);
+  };
   if (key == "adjoint.sensitivity") o.sensitivity.kind = parse_sensitivity_kind(value);
   else if (key == "adjoint.rho") o.sensitivity.rho = real();
   else if (key == "adjoint.delta") o.sensitivity.delta = real();
   else if (key == "adjoint.pullback_step") o.pullback_step = real();
   else if (key == "adjoint.solve") o.solve = parse_adjoint_solve(value);
-  else if (key == "adjoint.krylov_iterations") o.krylov.max_iterations = static_cast<int>(real());
-  else if (key == "adjoint.krylov_restart") o.krylov.restart = static_cast<int>(real());
+  else if (key == "adjoint.krylov_iterations") o.krylov.max_iterations = integer();
+  else if (key == "adjoint.krylov_restart") o.krylov.restart = integer();
   else if (key == "adjoint.krylov_tolerance") o.krylov.tolerance = real();
   else if (key == "adjoint.pullback") {
     if (value != "full" && value != "truncated")
@@ -156,8 +162,8 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
                    g.steps ? double(g.record_bytes) / g.steps : 0.0);
       std::string methods;
       for (const auto& [method, count] : g.solve_methods) methods += " " + method + " " + std::to_string(count);
-      std::fprintf(stderr, "profile: solve_adjoint %s%s krylov_iterations %ld\n", g.solve_adjoint.c_str(),
-                   methods.c_str(), g.krylov_iterations);
+      std::fprintf(stderr, "profile: solve_adjoint %s%s krylov_iterations %ld solve_adjoint_s %.6g\n",
+                   g.solve_adjoint.c_str(), methods.c_str(), g.krylov_iterations, g.solve_adjoint_seconds);
     }
     if (g.reference_fallbacks > 0)
       std::cerr << "note: " << g.reference_fallbacks << " of " << g.steps << " steps' " << g.solve_adjoint

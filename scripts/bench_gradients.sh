@@ -7,21 +7,27 @@ set -euo pipefail
 bin="${1:-./build/contactlab}"
 profile() { "$bin" grad "$@" --profile 2>&1 >/dev/null | grep '^profile:'; }
 
-echo "## backward/forward time ratio"
-for solver in padmm pgs; do
-  for s in "cart_pole --loss final:pole.px --wrt init:cart.vx,ctrl:slide_motor" \
-           "wheeled_pallet --loss final:chassis.px --wrt init:chassis.vx,ctrl:drive_left --steps 100"; do
-    # shellcheck disable=SC2086
-    echo "$solver $s: $(profile $s --solver $solver)"
+echo "## backward/forward time ratio per solver and solve adjoint (paired with the solver, or the dense reference)"
+for combo in "padmm desaxce" "padmm desaxce solver.delassus=matrix_free" "pgs desaxce" \
+             "newton fischer_burmeister" "convex_newton ccp"; do
+  read -r solver law set <<<"$combo"
+  extra=()
+  [ -n "${set:-}" ] && extra=(--set "$set")
+  for solve in paired reference; do
+    for s in "cart_pole --loss final:pole.px --wrt init:cart.vx,ctrl:slide_motor" \
+             "wheeled_pallet --loss final:chassis.px --wrt init:chassis.vx,ctrl:drive_left --steps 100"; do
+      # shellcheck disable=SC2086
+      echo "$combo [$solve] $s: $(profile $s --solver "$solver" --contact "$law" "${extra[@]}" --set adjoint.solve=$solve | tr '\n' ' ')"
+    done
   done
 done
 
 echo "## record memory against horizon (cart_pole, padmm)"
 for n in 100 1000 10000; do
-  echo "steps $n: $(profile cart_pole --loss final:pole.px --wrt ctrl:slide_motor --steps $n)"
+  echo "steps $n: $(profile cart_pole --loss final:pole.px --wrt ctrl:slide_motor --steps $n | tr '\n' ' ')"
 done
 
 echo "## record memory against the iteration budget (box_ramp, 300 steps, padmm)"
 for it in 10 100 1000; do
-  echo "max_iterations $it: $(profile box_ramp --loss final:box.px --wrt ctrl:push --steps 300 --set solver.max_iterations=$it)"
+  echo "max_iterations $it: $(profile box_ramp --loss final:box.px --wrt ctrl:push --steps 300 --set solver.max_iterations=$it | tr '\n' ' ')"
 done

@@ -312,7 +312,9 @@ TEST_CASE("gradients: position servo gains and an active joint limit") {
 
 TEST_CASE("gradients: compliant (ccp) and relaxed (central_path) forward laws") {
   // ccp: the convex law's own local sensitivity (no de Saxce shift, the law's
-  // compliance in A), with padmm and convex_newton. Measured <= 3e-6; bound 1e-4.
+  // compliance in A), with padmm (measured <= 3e-7) and convex_newton (its
+  // Hessian pairing, measured <= 1.2e-5: it linearises at du = M^-1 J^T lambda,
+  // docs/gradients.md). Bound 1e-4.
   for (const std::string solver : {"padmm", "convex_newton"}) {
     CAPTURE(solver);
     RolloutSpec s = scene("box_ramp", solver, "ccp");
@@ -420,6 +422,16 @@ TEST_CASE("cli: grad prints the loss and one gradient per input; gradcheck's exi
   CHECK(bad.output.find("FAIL") != std::string::npos);
   // Errors: unknown adjoint key, bad loss, missing --wrt for gradcheck.
   CHECK(run_binary("grad box_ramp --loss final:box.px --set adjoint.nope=1").status == 1);
+  CHECK(run_binary("grad box_ramp --loss final:box.px --steps 10 --set adjoint.solve=dense").status == 1);
+  CHECK(run_binary("grad box_ramp --loss final:box.px --steps 10 --set adjoint.krylov_iterations=1.5").status == 1);
+  CHECK(run_binary("grad box_ramp --loss final:box.px --steps 10 --set adjoint.krylov_tolerance=2").status == 1);
+  // The reference and the pairing on the same rollout, and what --profile says about them.
+  const CliResult ref = run_binary("grad box_ramp --loss final:box.px --wrt ctrl:push --steps 300 --profile --set adjoint.solve=reference");
+  CHECK(ref.status == 0);
+  CHECK(ref.output.find("solve_adjoint reference reference 300") != std::string::npos);
+  const CliResult paired = run_binary("grad box_ramp --loss final:box.px --wrt ctrl:push --steps 300 --profile --solver newton --contact fischer_burmeister");
+  CHECK(paired.status == 0);
+  CHECK(paired.output.find("solve_adjoint newton") != std::string::npos);
   CHECK(run_binary("grad box_ramp --loss final:box.qq").status == 1);
   CHECK(run_binary("gradcheck box_ramp --loss final:box.px").status == 2);
 }
