@@ -75,6 +75,7 @@ void BackwardEulerStepAdjoint::backward(const Model& model, const ContactModel& 
   base_.contacts = inputs.contacts;
   motion_.options.turn_face_normals = true;
   motion_.options.refresh_friction = true;
+  motion_.options.point_at_mid_gap = true;
   motion_.capture(model, base_);
 
   const VecX lambda = Eigen::Map<const VecX>(lambda_in.data(), lambda_in.size());

@@ -23,6 +23,7 @@ void StepProblem::capture(const Model& model, const StepInputs& inputs, const Ve
   scratch_.contacts = inputs.contacts;
   motion_.options.turn_face_normals = true;
   motion_.options.refresh_friction = true;
+  motion_.options.point_at_mid_gap = true;
   motion_.capture(model, scratch_);
 }
 

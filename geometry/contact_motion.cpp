@@ -64,6 +64,13 @@ void ContactMotion::evaluate(const Model& model, const Data& at, std::vector<Con
     // the slip velocity at the point would then depend on the normal motion).
     ck.point_W = c0.point_W + (rank1 > rank2 ? d1 : rank2 > rank1 ? d2 : Vec3(0.5 * (d1 + d2)));
     ck.gap = c0.gap + c0.normal_W.dot(d2 - d1);
+    // The better located side's surface point s is gap/2 behind (geom1) or
+    // ahead of (geom2) the point along n: point = s + side_sign gap/2 n.
+    const Real side_sign = rank1 > rank2 ? Real(1) : rank2 > rank1 ? Real(-1) : Real(0);
+    auto place_at_mid_gap = [&]() {
+      if (options.point_at_mid_gap)
+        ck.point_W += 0.5 * side_sign * (ck.gap * ck.normal_W - c0.gap * c0.normal_W);
+    };
 
     // A wheel on a box edge: the normal runs from the wheel's axis through the
     // edge point and turns as the wheel climbs; with the q- normal the gap of a
@@ -92,7 +99,10 @@ void ContactMotion::evaluate(const Model& model, const Data& at, std::vector<Con
     }
     // A face of a moving body under a point or round feature: the normal turns
     // with the face, and the gap is the other feature's height over the face.
-    if (!options.turn_face_normals) continue;
+    if (!options.turn_face_normals) {
+      place_at_mid_gap();
+      continue;
+    }
     for (int side = 0; side < 2; ++side) {
       const int face_rank = side == 0 ? rank1 : rank2, other_rank = side == 0 ? rank2 : rank1;
       const int body = body_of(c0, side);
@@ -109,6 +119,7 @@ void ContactMotion::evaluate(const Model& model, const Data& at, std::vector<Con
       ck.gap = c0.gap + n.dot(p2 - p1) - c0.normal_W.dot(offset0);
       break;
     }
+    place_at_mid_gap();
   }
 }
 

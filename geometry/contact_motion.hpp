@@ -24,6 +24,13 @@ struct ContactMotionOptions {
   bool turn_face_normals = false;
   // Contact friction follows the geoms' (the larger of the two, as the narrow phase).
   bool refresh_friction = false;
+  // The point stays midway between the two surfaces as the gap changes, as
+  // the narrow phase places it (the adjoints' pull-back: the lever arm of an
+  // impulse at a contact detected before touching moves by half the change of
+  // gap). Backward Euler's rows keep it at its offset from the better located
+  // surface instead (otherwise the slip velocity at the point would depend on
+  // the normal motion).
+  bool point_at_mid_gap = false;
 };
 
 class ContactMotion {

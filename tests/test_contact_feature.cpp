@@ -1,12 +1,19 @@
 // Contact features (geometry/contact_feature.hpp): how a contact's surface
 // point follows its geom through a large step, checked against the exact
-// geometry, and the exponential map's derivative against finite differences.
+// geometry, the exponential map's derivative against finite differences, and
+// ContactMotion's point against the narrow phase's.
 #include <doctest/doctest.h>
 
 #include <cmath>
 
+#include <string>
+#include <vector>
+
+#include "core/assembly.hpp"
 #include "core/math.hpp"
 #include "geometry/contact_feature.hpp"
+#include "geometry/contact_motion.hpp"
+#include "scenes/mjcf.hpp"
 
 using namespace contactlab;
 
@@ -149,5 +156,41 @@ TEST_CASE("so3_left_jacobian is the derivative of integrate_quaternion (central 
       CHECK((fd - h * J.col(i)).norm() < 1e-7);
     }
     (void)q;
+  }
+}
+
+TEST_CASE("contact motion: the point stays midway between the surfaces as the narrow phase puts it") {
+  // A ball 5 mm above the floor (contact detected within the margin), moved by
+  // (10, 0, 2) mm: the narrow phase's point is midway between the ball's
+  // bottom and the floor; ContactMotion with point_at_mid_gap reproduces it,
+  // and its default (backward Euler's rows) keeps the point's offset from the
+  // ball (1 mm higher): the lever arm the adjoints' pull-back differentiates.
+  Model model = load_mjcf_file(std::string(CONTACTLAB_TEST_DATA) + "/impact_ball.xml");
+  Data base;
+  base.init(model);
+  base.x_W[0] = Vec3(0, 0, 0.105);
+  detect_contacts(model, base, 0.01);
+  REQUIRE(base.contacts.size() == 1);
+  CHECK(base.contacts[0].gap == doctest::Approx(0.005));
+  Data moved;
+  moved.init(model);
+  moved.x_W[0] = base.x_W[0] + Vec3(0.01, 0, 0.002);
+  detect_contacts(model, moved, 0.01);
+  REQUIRE(moved.contacts.size() == 1);
+  for (bool mid : {true, false}) {
+    CAPTURE(mid);
+    ContactMotion motion;
+    motion.options.point_at_mid_gap = mid;
+    motion.capture(model, base);
+    std::vector<Contact> out;
+    motion.evaluate(model, moved, out);
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].gap == doctest::Approx(moved.contacts[0].gap).epsilon(1e-12));
+    const Real dz = out[0].point_W.z() - moved.contacts[0].point_W.z();
+    CHECK(std::abs(out[0].point_W.x() - moved.contacts[0].point_W.x()) < 1e-12);
+    if (mid)
+      CHECK(std::abs(dz) < 1e-12);
+    else
+      CHECK(dz == doctest::Approx(0.001).epsilon(1e-9));
   }
 }
