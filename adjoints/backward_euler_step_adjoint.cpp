@@ -1,6 +1,7 @@
 #include "adjoints/backward_euler_step_adjoint.hpp"
 
 #include <Eigen/LU>
+#include <chrono>
 #include <stdexcept>
 
 #include "core/assembly.hpp"
@@ -115,24 +116,6 @@ void BackwardEulerStepAdjoint::backward(const Model& model, const ContactModel& 
   const VecX R = Eigen::Map<const VecX>(p.compliance.data(), m);
   const VecX sigma = e0.W;
 
-  // E_delta, W_delta by central differences at the solution.
-  MatX E_delta(n6, n6), W_delta(m, n6);
-  Evaluation ep, em;
-  VecX dd = delta;
-  for (int i = 0; i < n6; ++i) {
-    dd[i] = delta[i] + eps;
-    evaluate(model, nullptr, nullptr, dd, lambda, ep);
-    dd[i] = delta[i] - eps;
-    evaluate(model, nullptr, nullptr, dd, lambda, em);
-    dd[i] = delta[i];
-    E_delta.col(i) = (ep.E - em.E) / (2 * eps);
-    W_delta.col(i) = (ep.W - em.W) / (2 * eps);
-  }
-  const Eigen::PartialPivLU<MatX> E_lu(E_delta);
-  local.A = MatX(R.asDiagonal()) - W_delta * E_lu.solve(E_lambda);
-  local.b = sigma - local.A * lambda;
-  sensitivity_.linearise(local, lambda, options.sensitivity);
-
   // Integrator (as the velocity scheme: x+ = x- + h v+, q+ = Exp(h w+) q-).
   before_bar.assign(nb, BodyCotangent{});
   VecX u_bar = VecX::Zero(n6);
@@ -145,13 +128,58 @@ void BackwardEulerStepAdjoint::backward(const Model& model, const ContactModel& 
     before_bar[b].x += a.x;
     before_bar[b].theta += integrate_quaternion(Quat::Identity(), w_plus, h).toRotationMatrix().transpose() * a.theta;
   }
-  const VecX z = -VecX(E_lu.transpose().solve(u_bar));
-  const VecX lambda_bar = E_lambda.transpose() * z;
-  VecX b_bar, mu_bar;
-  sensitivity_.vjp(lambda_bar, VecX::Zero(m), b_bar, nullptr, nc > 0 ? &mu_bar : nullptr);
-  const VecX Wt_b = W_delta.transpose() * b_bar;
-  const VecX t = E_lu.transpose().solve(Wt_b);
-  const VecX zt = z - t;
+
+  Evaluation ep, em;
+  VecX b_bar, mu_bar, zt;
+  if (options.geometric_stiffness) {
+    // E_delta, W_delta by central differences at the solution.
+    MatX E_delta(n6, n6), W_delta(m, n6);
+    VecX dd = delta;
+    for (int i = 0; i < n6; ++i) {
+      dd[i] = delta[i] + eps;
+      evaluate(model, nullptr, nullptr, dd, lambda, ep);
+      dd[i] = delta[i] - eps;
+      evaluate(model, nullptr, nullptr, dd, lambda, em);
+      dd[i] = delta[i];
+      E_delta.col(i) = (ep.E - em.E) / (2 * eps);
+      W_delta.col(i) = (ep.W - em.W) / (2 * eps);
+    }
+    const Eigen::PartialPivLU<MatX> E_lu(E_delta);
+    local.A = MatX(R.asDiagonal()) - W_delta * E_lu.solve(E_lambda);
+    local.b = sigma - local.A * lambda;
+    sensitivity_.linearise(local, lambda, options.sensitivity);
+    report_ = &sensitivity_.report();
+    const VecX z = -VecX(E_lu.transpose().solve(u_bar));
+    const VecX lambda_bar = E_lambda.transpose() * z;
+    sensitivity_.vjp(lambda_bar, VecX::Zero(m), b_bar, nullptr, nc > 0 ? &mu_bar : nullptr);
+    const VecX Wt_b = W_delta.transpose() * b_bar;
+    zt = z - VecX(E_lu.transpose().solve(Wt_b));
+  } else {
+    // Ostrich's adjoint (MATH.md D.1 eqs. 18-19): E_delta = I and W_delta =
+    // J_d, the forward Newton's own linearisation (the geometric stiffness
+    // d(J^T lambda)/du+ and the rows' second-order motion dropped), so the
+    // local problem is the forward's Schur system A = J_d M^-1 J_d^T + R and
+    // the solve adjoint paired with the forward solver answers it (newton:
+    // one PCR). No E_delta, W_delta columns are evaluated.
+    ConstraintProblem& q = at_;
+    q.v_free.resize(m);
+    VecX A_lambda(m);
+    std::vector<Real> scratch(n6);
+    q.apply_delassus(lambda.data(), A_lambda.data(), scratch.data());
+    for (int r = 0; r < m; ++r) q.v_free[r] = sigma[r] - A_lambda[r];
+    if (!solve_) solve_ = make_reference_solve_adjoint();
+    const auto solve_start = std::chrono::steady_clock::now();
+    solve_->krylov = options.krylov;
+    solve_->linearise(q, law, lambda, options.sensitivity);
+    report_ = &solve_->report();
+    const VecX z = -u_bar;
+    const VecX lambda_bar = E_lambda.transpose() * z;  // J_d M^-1 u+_bar
+    solve_->vjp(u_bar, lambda_bar, b_bar, mu_bar);
+    last_solve_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - solve_start).count();
+    VecX JTb = VecX::Zero(n6);
+    q.apply_JT(b_bar.data(), JTb.data());
+    zt = z - JTb;
+  }
 
   // The inputs, by central differences at fixed (delta*, lambda*). Friction
   // enters through the law only: mu_bar against the contacts' mu.

@@ -20,6 +20,7 @@
 //   x_bar = (z - E_delta^-T W_delta^T b_bar)^T E_x + u_free_x^T u+_bar + W_x^T b_bar.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "adjoints/grad_inputs.hpp"
@@ -42,7 +43,16 @@ class BackwardEulerStepAdjoint {
                 const std::vector<BodyCotangent>& after_bar, const std::vector<GradInput>& params,
                 std::vector<BodyCotangent>& before_bar, VecX& ctrl_bar, VecX& param_bar);
   StepAdjointOptions options;
-  const SensitivityReport& last_report() const { return sensitivity_.report(); }
+  // The solve adjoint of options.geometric_stiffness = false (Rollout sets the
+  // solver's pairing; the reference until set).
+  void set_solve_adjoint(std::unique_ptr<SolveAdjoint> solve) { solve_ = std::move(solve); }
+  const SensitivityReport& last_report() const { return report_ ? *report_ : sensitivity_.report(); }
+  // The solve adjoint's statistics when it answered the last step (Ostrich's
+  // adjoint), else null (the exact step map's dense linearisation).
+  const SolveAdjointStats* last_solve_stats() const {
+    return !options.geometric_stiffness && solve_ ? &solve_->stats() : nullptr;
+  }
+  double last_solve_seconds() const { return last_solve_seconds_; }
 
  private:
   struct Evaluation {
@@ -64,6 +74,9 @@ class BackwardEulerStepAdjoint {
   ConstraintProblem at_;       // the problem with J_d rows, for M^-1 J^T products
   std::vector<ConstraintRow> jd_;
   LocalSensitivity sensitivity_;
+  std::unique_ptr<SolveAdjoint> solve_;
+  const SensitivityReport* report_ = nullptr;  // of the last step's linearisation
+  double last_solve_seconds_ = 0;
 };
 
 }  // namespace contactlab

@@ -145,7 +145,8 @@ GradientResult Rollout::gradient(PreparedRollout& r, const Loss& loss, const std
   const Real recovery = velocity ? r.sim.contact_model().penetration_recovery(velocity->contact_baumgarte) : Real(0);
 
   GradientResult out;
-  out.solve_adjoint = implicit ? "backward_euler (dense)" : make_solve_adjoint(r.sim.solver(), options.solve)->name();
+  out.solve_adjoint = implicit && options.geometric_stiffness ? "backward_euler (dense)"
+                                                               : make_solve_adjoint(r.sim.solver(), options.solve)->name();
   out.loss = loss.value(model, final_state);
   out.steps = steps_;
   std::vector<GradInput> params;
@@ -174,6 +175,7 @@ GradientResult Rollout::gradient(PreparedRollout& r, const Loss& loss, const std
   adjoint.set_solve_adjoint(make_solve_adjoint(r.sim.solver(), effective.solve));
   BackwardEulerStepAdjoint implicit_adjoint;
   implicit_adjoint.options = effective;
+  implicit_adjoint.set_solve_adjoint(make_solve_adjoint(r.sim.solver(), effective.solve));
   StepProblem step;
   // The initial state (after reset and hooks), kept before any replay.
   std::vector<RigidState> initial_bodies(model.num_bodies());
@@ -188,6 +190,12 @@ GradientResult Rollout::gradient(PreparedRollout& r, const Loss& loss, const std
     }
   }
   size_t record_bytes = 0;
+  auto count_solve = [&](const SolveAdjointStats& st, double seconds) {
+    ++out.solve_methods[st.fell_back_to_reference ? "reference" : st.method];
+    out.krylov_iterations += st.iterations;
+    out.solve_adjoint_seconds += seconds;
+    if (st.fell_back_to_reference && out.reference_fallbacks++ == 0) out.first_fallback_reason = st.fallback_reason;
+  };
   auto backward_over_records = [&](long first_step) {
     size_t bytes = 0;
     for (const StepRecord& rec : records_)
@@ -201,16 +209,14 @@ GradientResult Rollout::gradient(PreparedRollout& r, const Loss& loss, const std
         implicit_adjoint.backward(model, r.sim.contact_model(), implicit->options, r.h, rec.inputs, rec.lambda,
                                   rec.after, after, params, before, ctrl_bar[first_step + i], param_bar);
         if (implicit_adjoint.last_report().fell_back_to_exact) ++out.fallbacks;
+        if (const SolveAdjointStats* st = implicit_adjoint.last_solve_stats())
+          count_solve(*st, implicit_adjoint.last_solve_seconds());
       } else {
         step.capture(model, rec.inputs, *velocity, recovery, r.h);
         adjoint.backward(model, r.sim.contact_model(), step, rec.lambda, after, params, before, ctrl_bar[first_step + i],
                          param_bar);
         if (adjoint.last_report().fell_back_to_exact) ++out.fallbacks;
-        const SolveAdjointStats& st = adjoint.last_solve_stats();
-        ++out.solve_methods[st.fell_back_to_reference ? "reference" : st.method];
-        out.krylov_iterations += st.iterations;
-        out.solve_adjoint_seconds += adjoint.last_solve_seconds();
-        if (st.fell_back_to_reference && out.reference_fallbacks++ == 0) out.first_fallback_reason = st.fallback_reason;
+        count_solve(adjoint.last_solve_stats(), adjoint.last_solve_seconds());
         if (drop_velocities)
           for (BodyCotangent& c : before) c.v = c.w = Vec3::Zero();
       }

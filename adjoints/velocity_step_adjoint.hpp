@@ -44,6 +44,11 @@ struct StepAdjointOptions {
   // its own dense local problem (adjoints/backward_euler_step_adjoint.hpp).
   AdjointSolve solve = AdjointSolve::Paired;
   KrylovOptions krylov;       // the matrix-free pairings' PCR / GMRES
+  // Backward Euler: differentiate the step map exactly (true: E_delta with the
+  // geometric stiffness d(J^T lambda)/du+ and the rows' motion, by central
+  // differences), or Ostrich's adjoint (false: E_delta = I, W_delta = J_d, the
+  // forward Newton's Schur operator, solved by the solver's pairing).
+  bool geometric_stiffness = true;
 };
 
 class VelocityStepAdjoint {

@@ -57,6 +57,11 @@ void apply_adjoint_setting(const std::string& kv, StepAdjointOptions& o) {
   else if (key == "adjoint.delta") o.sensitivity.delta = real();
   else if (key == "adjoint.pullback_step") o.pullback_step = real();
   else if (key == "adjoint.solve") o.solve = parse_adjoint_solve(value);
+  else if (key == "adjoint.geometric_stiffness") {
+    if (value != "true" && value != "false")
+      throw std::invalid_argument("--set " + kv + ": adjoint.geometric_stiffness is true or false");
+    o.geometric_stiffness = value == "true";
+  }
   else if (key == "adjoint.krylov_iterations") o.krylov.max_iterations = integer();
   else if (key == "adjoint.krylov_restart") o.krylov.restart = integer();
   else if (key == "adjoint.krylov_tolerance") o.krylov.tolerance = real();
@@ -67,7 +72,7 @@ void apply_adjoint_setting(const std::string& kv, StepAdjointOptions& o) {
   } else {
     throw std::invalid_argument("unknown option '" + key +
                                 "' (adjoint keys: sensitivity, rho, delta, pullback, pullback_step, solve, krylov_iterations, "
-                                "krylov_restart, krylov_tolerance)");
+                                "krylov_restart, krylov_tolerance, geometric_stiffness)");
   }
   o.sensitivity.Validate();
   o.krylov.Validate();

@@ -284,7 +284,7 @@ TEST_CASE("gradients: backward Euler (Ostrich's scheme), joints and sticking whe
     return s;
   };
   // Pendulum (1e-4 kg m^2 bob on a 1 m lever), 30 steps at 10 and 100 ms:
-  // measured <= 7e-7. Bound 1e-5.
+  // measured <= 3.1e-6 and 5.9e-7. Bound 1e-5.
   for (double dt : {0.01, 0.1}) {
     CAPTURE(dt);
     RolloutSpec s = be("pendulum", dt);
@@ -296,16 +296,34 @@ TEST_CASE("gradients: backward Euler (Ostrich's scheme), joints and sticking whe
   cart.steps = 30;
   check(cart, "final:pole.px + final:cart.vx", "init:cart.vx,ctrl:slide_motor,param:body.cart.mass", 1e-5);
   // The pallet on flat ground with sticking wheels over 1 s at h = 0.1 and
-  // 0.05 s (Ostrich: <= 0.4 %): measured <= 6.4e-5. Bound 1e-3.
+  // 0.05 s (Ostrich: <= 0.4 %): measured <= 2.1e-5 (the mass). Bound 1e-3.
+  // Ostrich's own adjoint (adjoint.geometric_stiffness=false: E_delta = I,
+  // the forward Newton's Schur system, one PCR or GMRES per step) measures
+  // the same here: the wheels' geometric stiffness does not matter.
+  StepAdjointOptions ostrich;
+  ostrich.geometric_stiffness = false;
   const std::string path = flat_pallet_file("backward_euler");
   for (double dt : {0.1, 0.05}) {
     CAPTURE(dt);
     RolloutSpec s = be(path, dt);
     s.duration = 1;
-    check(s, "final:chassis.px + final:chassis.vx + final:wheel_left.wy",
-          "init:chassis.vx,param:body.chassis.mass,ctrl:drive_left,param:geom.floor.friction", 1e-3);
+    const std::string loss = "final:chassis.px + final:chassis.vx + final:wheel_left.wy";
+    const std::string wrt = "init:chassis.vx,param:body.chassis.mass,ctrl:drive_left,param:geom.floor.friction";
+    check(s, loss, wrt, 1e-3);
+    const Checked o = check(s, loss, wrt, 1e-3, ostrich);
+    CHECK(o.analytic.solve_methods.at("pcr") > 0);
+    CHECK(o.analytic.solve_adjoint == "newton");
   }
   std::remove(path.c_str());
+  // Where bodies turn, the geometric stiffness matters: the pendulum at 100 ms
+  // (measured 9.5e-2 relative with Ostrich's adjoint against 5.9e-7 exact)
+  // and cart_pole at 50 ms (3.5e-2). The guard: Ostrich's adjoint is off by
+  // more than 1e-2 there, the exact one by less than 1e-5 (checked above).
+  RolloutSpec pend = be("pendulum", 0.1);
+  pend.steps = 30;
+  const GradientResult og = rollout_gradient(pend, "final:pole.px + final:pole.vz", "init:pole.wy", ostrich);
+  const GradientResult eg = rollout_gradient(pend, "final:pole.px + final:pole.vz", "init:pole.wy", {});
+  CHECK(std::abs(og.gradient[0] - eg.gradient[0]) > 1e-2 * std::abs(eg.gradient[0]));
 }
 
 TEST_CASE("gradients: position servo gains and an active joint limit") {
