@@ -7,6 +7,8 @@
 #include <iostream>
 #include <sstream>
 
+#include <sys/resource.h>
+
 #include "adjoints/gradcheck.hpp"
 #include "adjoints/rollout.hpp"
 #include "apps/rollout_options.hpp"
@@ -169,6 +171,10 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
       for (const auto& [method, count] : g.solve_methods) methods += " " + method + " " + std::to_string(count);
       std::fprintf(stderr, "profile: solve_adjoint %s%s krylov_iterations %ld solve_adjoint_s %.6g\n",
                    g.solve_adjoint.c_str(), methods.c_str(), g.krylov_iterations, g.solve_adjoint_seconds);
+      // The process's peak resident memory (Linux reports ru_maxrss in KiB).
+      rusage usage{};
+      getrusage(RUSAGE_SELF, &usage);
+      std::fprintf(stderr, "profile: peak_rss_bytes %ld\n", static_cast<long>(usage.ru_maxrss) * 1024);
     }
     if (g.reference_fallbacks > 0)
       std::cerr << "note: " << g.reference_fallbacks << " of " << g.steps << " steps' " << g.solve_adjoint

@@ -22,6 +22,13 @@ for combo in "padmm desaxce" "padmm desaxce solver.delassus=matrix_free" "pgs de
   done
 done
 
+echo "## backward Euler (wheeled_pallet, h = 0.05 s, 1 s): the exact step adjoint and Ostrich's"
+for gs in true false; do
+  echo "geometric_stiffness=$gs: $(profile wheeled_pallet --scheme backward_euler --contact fischer_burmeister --solver newton \
+    --dt 0.05 --duration 1 --loss final:chassis.px --wrt init:chassis.vx,ctrl:drive_left \
+    --set adjoint.geometric_stiffness=$gs | tr '\n' ' ')"
+done
+
 echo "## record memory against horizon (cart_pole, padmm)"
 for n in 100 1000 10000; do
   echo "steps $n: $(profile cart_pole --loss final:pole.px --wrt ctrl:slide_motor --steps $n | tr '\n' ' ')"
