@@ -143,10 +143,9 @@ class MatrixFreeSolveAdjoint final : public PairedSolveAdjointBase {
 
   krylov::Result solve_rowwise(const VecX& g, VecX& y) {
     const int m = static_cast<int>(g.size());
-    VecX rhs(m), x(m);
+    for (auto* v : {&rhs_, &x_, &in_, &out_, &r_, &z_, &p_, &Ap_, &Az_}) v->resize(m);
+    VecX &rhs = rhs_, &x = x_, &in = in_, &out = out_;
     for (int i = 0; i < m; ++i) rhs[i] = a_[i] != 0 ? g[i] : Real(0);
-    for (auto* v : {&r_, &z_, &p_, &Ap_, &Az_}) v->resize(m);
-    VecX in(m), out(m);
     auto apply = [&](const Real* v, Real* res) {  // (A_SS + diag(c/a)) on S, 0 on F
       for (int i = 0; i < m; ++i) in[i] = a_[i] != 0 ? v[i] : Real(0);
       apply_A(in, out);
@@ -185,7 +184,7 @@ class MatrixFreeSolveAdjoint final : public PairedSolveAdjointBase {
   const char* pairing_;
   VecX R_law_, scratch6_, diagonal_, a_, c_, pre_, t_;
   VecX shift_;  // (m) the near-null cut added to the diagonal
-  VecX r_, z_, p_, Ap_, Az_;
+  VecX r_, z_, p_, Ap_, Az_, rhs_, x_, in_, out_;  // PCR buffers, kept across steps
   LawLinearisation linearised_;
   BlockLaw blocks_;
   bool rowwise_ = false;
