@@ -103,14 +103,18 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
   GradCheckOptions check_options;
   check_options.tolerance = 1e-2;
   po::options_description opts(std::string(name) + " SCENE --loss LOSS " + (check ? "--wrt LIST" : "[--wrt LIST]") +
-                               " [options]");
+                               " [options]\n(the adjoint's options: --set adjoint.KEY=VALUE with KEY sensitivity, rho, "
+                               "delta, solve, krylov_iterations, krylov_restart, krylov_tolerance, geometric_stiffness, "
+                               "pullback, pullback_step; docs/gradients.md)");
   opts.add_options()("help,h", "this help")
       ("loss", po::value(&loss), "final:BODY.FIELD, sumsq:BODY.pos=X,Y,Z, scaled a*TERM, summed with +")
       ("wrt", po::value(&wrt), "comma-separated inputs: init:BODY.FIELD, param:geom.NAME.friction, "
                                "param:body.NAME.mass, param:actuator.NAME.kp|kv, ctrl:ACTUATOR[@STEP]")
       ("checkpoint", po::value(&checkpoint)->default_value(0),
        "keep the world's state every K steps and replay segments backward (0: record every step)")
-      ("profile", po::bool_switch(&profile), "print forward and backward wall times and the step records' memory to stderr");
+      ("profile", po::bool_switch(&profile),
+       "print forward and backward wall times, the step records' memory, the solve adjoint's methods and time, and "
+       "the peak resident memory to stderr");
   if (check)
     opts.add_options()("eps", po::value(&check_options.eps)->default_value(check_options.eps),
                        "finite-difference step (input units)")
