@@ -194,3 +194,34 @@ TEST_CASE("contact motion: the point stays midway between the surfaces as the na
       CHECK(dz == doctest::Approx(0.001).epsilon(1e-9));
   }
 }
+
+TEST_CASE("contact motion: between round bodies the normal runs between the centres, as the narrow phase's") {
+  // Sphere-sphere and capsule-sphere contacts captured, the bodies then moved
+  // sideways and turned: ContactMotion's normal, gap and point against the
+  // narrow phase's at the new poses.
+  for (const char* file : {"/balls_oblique.xml", "/capsule_ball.xml"}) {
+    CAPTURE(file);
+    Model model = load_mjcf_file(std::string(CONTACTLAB_TEST_DATA) + file);
+    Data base, moved;
+    base.init(model);
+    moved.init(model);
+    base.x_W[0] = Vec3(0.12, 0.0, 0.0);  // within the margin of b, not touching
+    detect_contacts(model, base, 0.05);
+    REQUIRE(base.contacts.size() == 1);
+    moved.x_W[0] = base.x_W[0] + Vec3(0.01, -0.02, 0.015);
+    moved.q_WB[0] = integrate_quaternion(base.q_WB[0], Vec3(0.1, 0.2, -0.1), 1.0);
+    moved.x_W[1] = base.x_W[1] + Vec3(-0.005, 0.01, 0.0);
+    detect_contacts(model, moved, 0.05);
+    REQUIRE(moved.contacts.size() == 1);
+    ContactMotion motion;
+    motion.capture(model, base);
+    std::vector<Contact> out;
+    motion.evaluate(model, moved, out);
+    const Contact& want = moved.contacts[0];
+    CHECK((out[0].normal_W - want.normal_W).norm() < 1e-12);
+    CHECK(out[0].gap == doctest::Approx(want.gap).epsilon(1e-12));
+    CHECK((out[0].point_W - want.point_W).norm() < 1e-12);
+    // Guard: the captured normal differs by the turn.
+    CHECK((base.contacts[0].normal_W - want.normal_W).norm() > 1e-2);
+  }
+}
