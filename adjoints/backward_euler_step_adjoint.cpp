@@ -13,7 +13,7 @@ void BackwardEulerStepAdjoint::evaluate(const Model& model, const Real* dx, cons
   const int nb = model.num_bodies();
   Data& d = base_;
   load_perturbed_inputs(model, *inputs_, dx, ctrl, d);
-  motion_.evaluate(model, d, d.contacts);
+  contacts_.evaluate(model, d);
 
   // The scheme's linearised prepare (full correction, no slop, no
   // restitution), without the narrow phase.
@@ -74,10 +74,7 @@ void BackwardEulerStepAdjoint::backward(const Model& model, const ContactModel& 
     base_.q_WB[b] = inputs.bodies[b].q;
   }
   base_.contacts = inputs.contacts;
-  motion_.options.turn_face_normals = true;
-  motion_.options.refresh_friction = true;
-  motion_.options.point_at_mid_gap = true;
-  motion_.capture(model, base_);
+  contacts_.capture(model, base_, scheme.contact_margin);
 
   const VecX lambda = Eigen::Map<const VecX>(lambda_in.data(), lambda_in.size());
   const Real eps = options.step_for(1e-6);

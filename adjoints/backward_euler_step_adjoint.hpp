@@ -26,6 +26,7 @@
 #include "adjoints/grad_inputs.hpp"
 #include "adjoints/local_sensitivity.hpp"
 #include "adjoints/loss.hpp"
+#include "adjoints/contact_redetection.hpp"
 #include "adjoints/step_problem.hpp"
 #include "adjoints/velocity_step_adjoint.hpp"
 #include "contact_models/contact_model.hpp"
@@ -67,7 +68,7 @@ class BackwardEulerStepAdjoint {
   BackwardEulerOptions scheme_;
   Real h_ = 0;
   const StepInputs* inputs_ = nullptr;
-  ContactMotion motion_;
+  ContactRedetection contacts_;
   Data base_;
   bool base_ready_ = false;
   BackwardEulerRows rows_;

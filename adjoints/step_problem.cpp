@@ -21,10 +21,7 @@ void StepProblem::capture(const Model& model, const StepInputs& inputs, const Ve
     scratch_.w_W[b] = inputs.bodies[b].w;
   }
   scratch_.contacts = inputs.contacts;
-  motion_.options.turn_face_normals = true;
-  motion_.options.refresh_friction = true;
-  motion_.options.point_at_mid_gap = true;
-  motion_.capture(model, scratch_);
+  contacts_.capture(model, scratch_, scheme.contact_margin);
 }
 
 void load_perturbed_inputs(const Model& model, const StepInputs& inputs, const Real* delta, const Real* ctrl, Data& d) {
@@ -48,7 +45,7 @@ void StepProblem::evaluate(const Model& model, const Real* delta, const Real* ct
   const int nb = model.num_bodies();
   Data& d = scratch_;
   load_perturbed_inputs(model, inputs_, delta, ctrl, d);
-  motion_.evaluate(model, d, d.contacts);
+  contacts_.evaluate(model, d);
 
   // As VelocityScheme::prepare, without the narrow phase and the warm start.
   compute_free_velocity(model, d, h_, scheme_.gyroscopic);

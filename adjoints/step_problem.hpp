@@ -4,9 +4,10 @@
 // MATH.md D.1 and its parameter and control counterparts).
 //
 // The contact set is the forward step's; contacts at perturbed poses come from
-// ContactMotion (features carried with their bodies, box-face normals turning
-// with their body), in which the narrow phase's result is smooth. Everything
-// else is the forward code itself (compute_free_velocity, assemble_problem).
+// the narrow phase rerun there and matched to the recorded ones
+// (adjoints/contact_redetection.hpp; ContactMotion's prediction where the set
+// changes). Everything else is the forward code itself
+// (compute_free_velocity, assemble_problem).
 #pragma once
 
 #include <vector>
@@ -14,7 +15,7 @@
 #include "core/data.hpp"
 #include "core/model.hpp"
 #include "core/velocity_scheme.hpp"
-#include "geometry/contact_motion.hpp"
+#include "adjoints/contact_redetection.hpp"
 
 namespace contactlab {
 
@@ -77,7 +78,7 @@ class StepProblem {
   StepInputs inputs_;
   VelocitySchemeOptions scheme_;
   Real recovery_ = 0, h_ = 0;
-  ContactMotion motion_;
+  ContactRedetection contacts_;
   Data scratch_;
   bool scratch_ready_ = false;
 };

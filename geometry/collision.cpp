@@ -144,6 +144,12 @@ bool pair_supported(GeomType a, GeomType b) {
   return !(a == GeomType::Plane && b == GeomType::Plane);
 }
 
+bool pair_closed_form(GeomType a, GeomType b) {
+  auto is = [&](GeomType x, GeomType y) { return (a == x && b == y) || (a == y && b == x); };
+  return !(is(GeomType::Capsule, GeomType::Box) || is(GeomType::Capsule, GeomType::Cylinder) ||
+           is(GeomType::Box, GeomType::Cylinder) || is(GeomType::Cylinder, GeomType::Cylinder));
+}
+
 int collide_geoms(const Geom& a, const GeomPose& pa, int id_a, const Geom& b, const GeomPose& pb, int id_b,
                   Real margin, std::vector<Contact>& out) {
   PairContext ctx;

@@ -24,4 +24,12 @@ int collide_geoms(const Geom& a, const GeomPose& pa, int id_a, const Geom& b, co
 // Whether the narrow phase has a routine for this pair of types (in either order).
 bool pair_supported(GeomType a, GeomType b);
 
+// Whether the pair's routine is closed form, so that its contacts are smooth
+// functions of the poses away from feature switches: false for the pairs that
+// locate a point by golden-section search or by sampling (capsule-box,
+// capsule-cylinder, box-cylinder, cylinder-cylinder), whose points move in
+// steps of the search's resolution (~4e-10 of a segment) and so have no usable
+// finite-difference derivative at small steps.
+bool pair_closed_form(GeomType a, GeomType b);
+
 }  // namespace contactlab
