@@ -1,5 +1,6 @@
 #include "adjoints/contact_redetection.hpp"
 
+#include <algorithm>
 #include <limits>
 
 #include "core/assembly.hpp"
@@ -13,41 +14,63 @@ void ContactRedetection::capture(const Model& model, const Data& base, Real marg
   motion.options.refresh_friction = true;
   motion.options.point_at_mid_gap = true;
   motion.capture(model, base);
+  pairs_.clear();
+  for (const Contact& c : base.contacts)
+    if (std::find(pairs_.begin(), pairs_.end(), std::make_pair(c.geom1, c.geom2)) == pairs_.end())
+      pairs_.emplace_back(c.geom1, c.geom2);
 }
 
 bool ContactRedetection::evaluate(const Model& model, Data& at) {
   motion.evaluate(model, at, predicted_);
-  detect_contacts(model, at, margin_);
-  const size_t n = predicted_.size();
-  bool matched = at.contacts.size() == n;
-  // Pairs whose routine searches or samples keep the prediction (their points
-  // move in steps of the search's resolution).
-  for (size_t k = 0; k < n && matched; ++k)
-    matched = pair_closed_form(model.geoms[predicted_[k].geom1].type, model.geoms[predicted_[k].geom2].type);
-  if (matched) {
-    found_ = at.contacts;
-    used_.assign(n, 0);
-    for (size_t k = 0; k < n && matched; ++k) {
-      const Contact& p = predicted_[k];
-      size_t best = n;
+  at.contacts = predicted_;
+  bool all_matched = true;
+  for (const auto& [i, j] : pairs_) {
+    const Geom& gi = model.geoms[i];
+    const Geom& gj = model.geoms[j];
+    // Pairs whose routine searches or samples keep the prediction (their
+    // points move in steps of the search's resolution).
+    if (!pair_closed_form(gi.type, gj.type)) {
+      all_matched = false;
+      continue;
+    }
+    // The narrow phase on this pair, as detect_contacts runs it.
+    GeomPose pi, pj;
+    geom_world_pose(model, at, i, pi.pos_W, pi.R_WG);
+    geom_world_pose(model, at, j, pj.pos_W, pj.R_WG);
+    found_.clear();
+    collide_geoms(gi, pi, i, gj, pj, j, margin_ + std::max(gi.margin, gj.margin), found_);
+    // Each recorded contact of the pair takes the nearest found one, one to one.
+    size_t recorded = 0;
+    for (const Contact& p : predicted_) recorded += p.geom1 == i && p.geom2 == j;
+    bool matched = found_.size() == recorded;
+    used_.assign(found_.size(), 0);
+    std::vector<size_t>& pick = pick_;
+    pick.clear();
+    for (size_t k = 0; k < predicted_.size() && matched; ++k) {
+      if (predicted_[k].geom1 != i || predicted_[k].geom2 != j) continue;
+      size_t best = found_.size();
       Real best_distance = std::numeric_limits<Real>::infinity();
-      for (size_t j = 0; j < n; ++j) {
-        if (used_[j] || found_[j].geom1 != p.geom1 || found_[j].geom2 != p.geom2) continue;
-        const Real d = (found_[j].point_W - p.point_W).norm();
-        if (d < best_distance) {
+      for (size_t f = 0; f < found_.size(); ++f) {
+        const Real d = (found_[f].point_W - predicted_[k].point_W).norm();
+        if (!used_[f] && d < best_distance) {
           best_distance = d;
-          best = j;
+          best = f;
         }
       }
-      matched = best < n && best_distance <= match_distance;
+      matched = best < found_.size() && best_distance <= match_distance;
       if (matched) {
         used_[best] = 1;
-        at.contacts[k] = found_[best];
+        pick.push_back(k);
+        pick.push_back(best);
       }
     }
+    if (!matched) {
+      all_matched = false;
+      continue;  // this pair keeps the prediction
+    }
+    for (size_t t = 0; t < pick.size(); t += 2) at.contacts[pick[t]] = found_[pick[t + 1]];
   }
-  if (!matched) at.contacts = predicted_;
-  return matched;
+  return all_matched;
 }
 
 }  // namespace contactlab

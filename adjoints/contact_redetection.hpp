@@ -10,12 +10,15 @@
 // and point moved at a different rate (measured in
 // tests/test_contact_motion.cpp), and so did the gradients.
 //
-// Matching: same geom pair, nearest to ContactMotion's prediction, within
-// match_distance. Where the narrow phase's set differs (a contact appears or
-// vanishes at the margin, the kept corners of a manifold change) the
-// prediction is used instead and the call says so.
+// Only the recorded contacts' geom pairs are rerun, pair by pair (a contact
+// of another pair appearing would change the set; the step's contacts are
+// kept). Matching: nearest to ContactMotion's prediction within
+// match_distance, one to one. Where a pair's set differs (a contact appears
+// or vanishes at the margin, a manifold keeps other corners) or its routine
+// is not closed form, that pair's contacts are the prediction.
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "core/data.hpp"
@@ -30,7 +33,8 @@ class ContactRedetection {
   // forward scheme's contact margin.
   void capture(const Model& model, const Data& base, Real margin);
   // at.contacts <- the contacts at at's poses, in the captured order. Returns
-  // false where the narrow phase's set did not match (prediction used).
+  // false where some contacts kept the prediction (a pair's set changed, or
+  // its routine is not closed form).
   bool evaluate(const Model& model, Data& at);
 
   ContactMotion motion;       // the predictor (and the fallback)
@@ -38,8 +42,10 @@ class ContactRedetection {
 
  private:
   Real margin_ = 0;
+  std::vector<std::pair<int, int>> pairs_;  // distinct (geom1, geom2) of the recorded contacts
   std::vector<Contact> predicted_, found_;
   std::vector<char> used_;
+  std::vector<size_t> pick_;  // (recorded index, found index) pairs of one geom pair
 };
 
 }  // namespace contactlab
