@@ -32,7 +32,7 @@ void linearise_law(const LocalProblem& problem, const VecX& lambda, const VecX& 
   report.limit_active = modes.limit_active;
 
   SensitivityKind used = options.kind;
-  if (used != SensitivityKind::Exact) {
+  if (is_relaxed(used)) {
     const local_relaxed_point::RelaxedPoint p = local_relaxed_point::find(used, problem, modes, lambda, options);
     report.newton_converged = p.converged;
     report.newton_iterations = p.iterations;

@@ -128,7 +128,7 @@ void evaluate(SensitivityKind kind, const LocalProblem& pr, const Modes& modes, 
   out.C_lambda.setZero(m, m);
   out.C_sigma.setZero(m, m);
   out.C_mu.setZero(m, nc);
-  const bool relaxed = kind != SensitivityKind::Exact;
+  const bool relaxed = is_relaxed(kind);
 
   for (int r = 0; r < pr.num_bilateral; ++r) {  // sigma = 0
     out.residual[r] = sigma[r];
@@ -195,12 +195,23 @@ void evaluate(SensitivityKind kind, const LocalProblem& pr, const Modes& modes, 
       add_gap_partials(b, o, 1, out);
       out.scale[o] = s.velocity;
     }
+    if (kind == SensitivityKind::FrozenW && mode == ContactMode::Sliding && b.slip > 0 && b.mu > 0 && b.l[0] > 0) {
+      // Ostrich's friction row sigma_t + W lambda_t = 0 with W frozen; its
+      // explicit mu: d(W lambda_t)/dmu = -(W/mu) lambda_t.
+      const Real W = b.slip / (b.mu * b.l[0]);
+      out.residual.segment<2>(t) = b.v.tail<2>() + W * b.l.tail<2>();
+      out.C_sigma.block<2, 2>(t, t).setIdentity();
+      out.C_lambda.block<2, 2>(t, t) = W * Eigen::Matrix2d::Identity();
+      out.C_mu.block<2, 1>(t, b.k) = -(W / b.mu) * b.l.tail<2>();
+      out.scale.segment<2>(t).setConstant(s.velocity);
+      continue;
+    }
     tangential_exact(mode, b, s, out);
   }
 }
 
 bool interior(SensitivityKind kind, const LocalProblem& pr, const VecX& lambda, const VecX& sigma) {
-  if (kind == SensitivityKind::Exact) return true;
+  if (!is_relaxed(kind)) return true;
   for (int i = 0; i < pr.num_limit; ++i) {
     const int r = pr.num_bilateral + i;
     if (!(lambda[r] > 0 && sigma[r] > 0)) return false;

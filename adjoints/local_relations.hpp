@@ -12,6 +12,8 @@
 //   contact, sticking        sigma                      n: as above, t: sigma_t       same
 //   contact, sliding         n: sigma_n                 n: as above                   same
 //                            t: lambda_t + mu lambda_n d                t: as exact
+// frozen_w is exact but for a sliding contact's t rows: sigma_t + W lambda_t
+// with W = |sigma_t|/(mu lambda_n) frozen (partials I, W I; d/dmu = -(W/mu) lambda_t).
 // with d = sigma_t/|sigma_t|, sigma^ = sigma + (mu |sigma_t|, 0, 0) (de Saxce)
 // and w = (lambda^T sigma^, mu^2 lambda_n sigma_t + sigma^_n lambda_t) =
 // diag(1, mu, mu) (S lambda)∘(S^-1 sigma^), S = diag(mu, 1, 1)

@@ -18,14 +18,21 @@ const char* to_string(SensitivityKind kind) {
       return "signorini";
     case SensitivityKind::CentralPath:
       return "central_path";
+    case SensitivityKind::FrozenW:
+      return "frozen_w";
   }
   return "?";
 }
 
 SensitivityKind parse_sensitivity_kind(const std::string& name) {
-  for (SensitivityKind k : {SensitivityKind::Exact, SensitivityKind::Signorini, SensitivityKind::CentralPath})
+  for (SensitivityKind k :
+       {SensitivityKind::Exact, SensitivityKind::Signorini, SensitivityKind::CentralPath, SensitivityKind::FrozenW})
     if (name == to_string(k)) return k;
-  throw std::invalid_argument("unknown sensitivity kind '" + name + "' (exact, signorini, central_path)");
+  throw std::invalid_argument("unknown sensitivity kind '" + name + "' (exact, signorini, central_path, frozen_w)");
+}
+
+bool is_relaxed(SensitivityKind kind) {
+  return kind == SensitivityKind::Signorini || kind == SensitivityKind::CentralPath;
 }
 
 const char* to_string(ContactMode mode) {

@@ -22,6 +22,11 @@
 //                d sigma_n = 0 and d lambda_t + mu d d lambda_n + (mu lambda_n/|sigma_t|) P_d d sigma_t = 0).
 //   signorini    normal rows (contact normals, limits) relaxed to
 //                lambda_N sigma_N = rho; tangential rows as exact, by mode.
+//   frozen_w     as exact, but a sliding contact's tangential rows are
+//                Ostrich's frozen-weight friction (MATH.md B.1, D.1):
+//                d sigma_t + W d lambda_t = 0, W = |sigma_t|/(mu lambda_n) held
+//                fixed (its explicit mu-dependence kept): the adjoint of
+//                Ostrich's Newton, symmetric, an approximation to exact.
 //   central_path MATH B.4/D.3: every contact on the central path
 //                (S lambda)∘(S^-1 sigma^) = rho e (soc_smoothing.hpp), limits
 //                lambda sigma = rho; bilateral rows sigma = 0.
@@ -45,9 +50,11 @@
 
 namespace contactlab {
 
-enum class SensitivityKind { Exact, Signorini, CentralPath };
+enum class SensitivityKind { Exact, Signorini, CentralPath, FrozenW };
 const char* to_string(SensitivityKind kind);
-// "exact", "signorini" or "central_path"; anything else throws std::invalid_argument.
+// "exact", "signorini", "central_path" or "frozen_w"; anything else throws std::invalid_argument.
+// True for the kinds linearised at a relaxed point (signorini, central_path).
+bool is_relaxed(SensitivityKind kind);
 SensitivityKind parse_sensitivity_kind(const std::string& name);
 
 enum class ContactMode { Separating, Sticking, Sliding };

@@ -428,7 +428,7 @@ TEST_CASE("local_sensitivity: forward and reverse agree (dot-product test with d
     const LocalProblem lp = from_constraint_problem(s.pr);
     const VecX lambda = padmm_lambda(s.pr);
     const int m = lp.num_rows(), nc = lp.num_contacts;
-    for (SensitivityKind kind : kKinds) {
+    for (SensitivityKind kind : {kKinds[0], kKinds[1], kKinds[2], SensitivityKind::FrozenW}) {
       for (double rho : {1e-2, 1e-6}) {
         const std::string scene = s.name;
         CAPTURE(scene);
@@ -675,6 +675,40 @@ TEST_CASE("local_sensitivity: the normal offset delta shifts the relaxed map to 
 
 // ---------------------------------------------------------------- interface
 
+TEST_CASE("local_sensitivity: frozen_w is exact without sliding and Ostrich's frozen-weight friction with it") {
+  // frozen_w holds a sliding contact's friction weight W = |sigma_t|/(mu
+  // lambda_n) fixed (Ostrich's adjoint): its tangent map satisfies
+  // d sigma_t + W d lambda_t = 0 on that contact's rows and equals exact's
+  // wherever nothing slides. (Its partials leave out dW by design, so the
+  // relations' finite-difference test above does not apply to it.)
+  const ConstraintProblem sticking = compliant_box(Vec3(0.01, 0.0, -0.3), Vec3(0.3, 0, 0));
+  const ConstraintProblem mixed = mixed_box();  // one corner slides
+  auto jacobian = [](const ConstraintProblem& pr, SensitivityKind kind, LocalSensitivity& ls) {
+    const LocalProblem lp = from_constraint_problem(pr);
+    ls.linearise(lp, padmm_lambda(pr), options_for(kind, 1e-6));
+    return tangent_jacobian(ls, lp.num_rows(), lp.num_contacts);
+  };
+  LocalSensitivity a, b;
+  const Jacobian je = jacobian(sticking, SensitivityKind::Exact, a), jf = jacobian(sticking, SensitivityKind::FrozenW, b);
+  for (ContactMode mode : a.report().contact_modes) REQUIRE(mode != ContactMode::Sliding);
+  CHECK(inf_norm(je.lambda - jf.lambda) <= 1e-12 * inf_norm(je.lambda));
+  CHECK(inf_norm(je.sigma - jf.sigma) <= 1e-12 * inf_norm(je.sigma));
+  const Jacobian me = jacobian(mixed, SensitivityKind::Exact, a), mf = jacobian(mixed, SensitivityKind::FrozenW, b);
+  int sliding = -1;
+  for (size_t k = 0; k < b.report().contact_modes.size(); ++k)
+    if (b.report().contact_modes[k] == ContactMode::Sliding) sliding = static_cast<int>(k);
+  REQUIRE(sliding >= 0);
+  const int t = mixed.contact_offset() + 3 * sliding + 1;
+  const VecX& l = b.lambda();
+  const VecX& sg = b.sigma();
+  const double W = sg.segment<2>(t).norm() / (mixed.mu[sliding] * l[t - 1]);
+  // The columns d/db (those d/dmu carry W's explicit mu: -(W/mu) lambda_t dmu).
+  const int m = mixed.num_rows();
+  const MatX relation = mf.sigma.block(t, 0, 2, m) + W * mf.lambda.block(t, 0, 2, m);
+  CHECK(inf_norm(relation) <= 1e-10 * inf_norm(mf.sigma));
+  CHECK(inf_norm(me.lambda - mf.lambda) >= 1e-2 * inf_norm(me.lambda));  // guard: an approximation
+}
+
 TEST_CASE("local_sensitivity: options, kind names and misuse") {
   check_validation_names_fields<SensitivityOptions>(
       "SensitivityOptions", {{"rho", [](SensitivityOptions& o) { o.rho = 0; }},
@@ -686,6 +720,7 @@ TEST_CASE("local_sensitivity: options, kind names and misuse") {
                              {"slip_threshold", [](SensitivityOptions& o) { o.slip_threshold = -1; }},
                              {"singular_tolerance", [](SensitivityOptions& o) { o.singular_tolerance = 1; }}});
   for (SensitivityKind kind : kKinds) CHECK(parse_sensitivity_kind(to_string(kind)) == kind);
+  CHECK(parse_sensitivity_kind("frozen_w") == SensitivityKind::FrozenW);
   CHECK_THROWS_AS(parse_sensitivity_kind("central-path"), std::invalid_argument);
 
   LocalSensitivity ls;
