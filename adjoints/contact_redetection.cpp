@@ -44,8 +44,7 @@ bool ContactRedetection::evaluate(const Model& model, Data& at) {
     for (const Contact& p : predicted_) recorded += p.geom1 == i && p.geom2 == j;
     bool matched = found_.size() == recorded;
     used_.assign(found_.size(), 0);
-    std::vector<size_t>& pick = pick_;
-    pick.clear();
+    pick_.clear();
     for (size_t k = 0; k < predicted_.size() && matched; ++k) {
       if (predicted_[k].geom1 != i || predicted_[k].geom2 != j) continue;
       size_t best = found_.size();
@@ -60,15 +59,15 @@ bool ContactRedetection::evaluate(const Model& model, Data& at) {
       matched = best < found_.size() && best_distance <= match_distance;
       if (matched) {
         used_[best] = 1;
-        pick.push_back(k);
-        pick.push_back(best);
+        pick_.push_back(k);
+        pick_.push_back(best);
       }
     }
     if (!matched) {
       all_matched = false;
       continue;  // this pair keeps the prediction
     }
-    for (size_t t = 0; t < pick.size(); t += 2) at.contacts[pick[t]] = found_[pick[t + 1]];
+    for (size_t t = 0; t < pick_.size(); t += 2) at.contacts[pick_[t]] = found_[pick_[t + 1]];
   }
   return all_matched;
 }
