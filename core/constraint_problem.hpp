@@ -19,17 +19,19 @@
 
 namespace contactlab {
 
-struct ConstraintRow {
-  int body_a = -1, body_b = -1;   // -1 = world (or a fixed body: no contribution)
-  Vec6 J_a = Vec6::Zero();        // row of J for body_a's twist (v, w), world frame
-  Vec6 J_b = Vec6::Zero();        // row of J for body_b's twist
+// Over any scalar T (ConstraintRow: T = Real; dual numbers in the exact pull-back).
+template <class T>
+struct ConstraintRowT {
+  int body_a = -1, body_b = -1;        // -1 = world (or a fixed body: no contribution)
+  Vec6T<T> J_a = Vec6T<T>::Zero();     // row of J for body_a's twist (v, w), world frame
+  Vec6T<T> J_b = Vec6T<T>::Zero();     // row of J for body_b's twist
 };
+using ConstraintRow = ConstraintRowT<Real>;
 
 // A nonlinear (re-linearised) problem at a solver iterate: a backward-Euler
 // scheme evaluates position-level rows (joints, limits, contact gaps) at
 // q+ = q- + h G u+ instead of their linearisation, and the Jacobian the
 // impulses act along (J at q- or at q+, the scheme's choice).
-struct ConstraintRow;
 class RowEvaluator {
  public:
   virtual ~RowEvaluator() = default;

@@ -32,30 +32,33 @@ std::vector<Real> reference_qpos(const Model& model) {
 namespace {
 
 // Pose and twist of a body (world for -1), for the point at the body origin.
+template <class T>
 struct BodyState {
-  Vec3 origin = Vec3::Zero();
-  Quat q = Quat::Identity();
-  Vec3 v_com = Vec3::Zero(), x_com = Vec3::Zero();
-  Vec3 w = Vec3::Zero();
-  Vec3 velocity_of(const Vec3& p_W) const { return v_com + w.cross(p_W - x_com); }
+  Vec3T<T> origin = Vec3T<T>::Zero();
+  QuatT<T> q = QuatT<T>::Identity();
+  Vec3T<T> v_com = Vec3T<T>::Zero(), x_com = Vec3T<T>::Zero();
+  Vec3T<T> w = Vec3T<T>::Zero();
+  Vec3T<T> velocity_of(const Vec3T<T>& p_W) const { return v_com + w.cross(p_W - x_com); }
 };
 
-BodyState body_state(const Model& model, const Data& data, int b) {
-  BodyState s;
-  if (b < 0) return s;
-  s.origin = data.origin_position(model, b);
-  s.q = data.q_WB[b];
-  s.x_com = data.x_W[b];
-  s.v_com = data.v_W[b];
-  s.w = data.w_W[b];
-  return s;
+template <class T>
+BodyState<T> body_state(const Model& model, const BodyStatesT<T>& s, int b) {
+  BodyState<T> out;
+  if (b < 0) return out;
+  out.origin = s.x[b] - s.q[b] * model.bodies[b].com_B.template cast<T>();
+  out.q = s.q[b];
+  out.x_com = s.x[b];
+  out.v_com = s.v[b];
+  out.w = s.w[b];
+  return out;
 }
 
 // Child orientation relative to its reference pose on the parent: rel_quat0^-1 R_p^T R_c.
-Quat relative_rotation(const Joint& j, const BodyState& parent, const BodyState& child) {
-  Quat d = j.rel_quat0.conjugate() * parent.q.conjugate() * child.q;
+template <class T>
+QuatT<T> relative_rotation(const Joint& j, const BodyState<T>& parent, const BodyState<T>& child) {
+  QuatT<T> d = j.rel_quat0.template cast<T>().conjugate() * parent.q.conjugate() * child.q;
   d.normalize();
-  if (d.w() < 0) d.coeffs() = -d.coeffs();
+  if (d.w() < T(0)) d.coeffs() = -d.coeffs();
   return d;
 }
 
@@ -71,26 +74,42 @@ const Joint& scalar_joint(const Model& model, int joint, const char* fn) {
 
 }  // namespace
 
-Real joint_position(const Model& model, const Data& data, int joint) {
+template <class T>
+T joint_position_t(const Model& model, const BodyStatesT<T>& s, int joint) {
+  using std::atan2;
   const Joint& j = scalar_joint(model, joint, "joint_position");
-  const BodyState p = body_state(model, data, j.parent), c = body_state(model, data, j.body);
+  const BodyState<T> p = body_state(model, s, j.parent), c = body_state(model, s, j.body);
   if (j.type == JointType::Hinge) {
     // Twist angle of the relative rotation about the axis (child axes).
-    const Quat d = relative_rotation(j, p, c);
-    return 2.0 * std::atan2(d.vec().dot(j.axis_B), d.w());
+    const QuatT<T> d = relative_rotation(j, p, c);
+    return T(2.0) * atan2(d.vec().dot(j.axis_B.template cast<T>()), d.w());
   }
-  const Vec3 anchor_W = c.origin + c.q * j.anchor_B;
-  return (p.q.conjugate() * (anchor_W - p.origin) - j.anchor_parent).dot(j.axis_parent);
+  const Vec3T<T> anchor_W = c.origin + c.q * j.anchor_B.template cast<T>();
+  return (p.q.conjugate() * (anchor_W - p.origin) - j.anchor_parent.template cast<T>()).dot(j.axis_parent.template cast<T>());
+}
+
+template <class T>
+T joint_velocity_t(const Model& model, const BodyStatesT<T>& s, int joint) {
+  const Joint& j = scalar_joint(model, joint, "joint_velocity");
+  const BodyState<T> p = body_state(model, s, j.parent), c = body_state(model, s, j.body);
+  if (j.type == JointType::Hinge) return (c.w - p.w).dot(c.q * j.axis_B.template cast<T>());
+  // d/dt of the slide coordinate: anchor velocity relative to the parent point
+  // it passes over, along the axis carried by the parent.
+  const Vec3T<T> anchor_W = c.origin + c.q * j.anchor_B.template cast<T>();
+  return (c.velocity_of(anchor_W) - p.velocity_of(anchor_W)).dot(p.q * j.axis_parent.template cast<T>());
+}
+
+template Real joint_position_t<Real>(const Model&, const BodyStatesT<Real>&, int);
+template Real joint_velocity_t<Real>(const Model&, const BodyStatesT<Real>&, int);
+template Dual joint_position_t<Dual>(const Model&, const BodyStatesT<Dual>&, int);
+template Dual joint_velocity_t<Dual>(const Model&, const BodyStatesT<Dual>&, int);
+
+Real joint_position(const Model& model, const Data& data, int joint) {
+  return joint_position_t<Real>(model, body_states(data), joint);
 }
 
 Real joint_velocity(const Model& model, const Data& data, int joint) {
-  const Joint& j = scalar_joint(model, joint, "joint_velocity");
-  const BodyState p = body_state(model, data, j.parent), c = body_state(model, data, j.body);
-  if (j.type == JointType::Hinge) return (c.w - p.w).dot(c.q * j.axis_B);
-  // d/dt of the slide coordinate: anchor velocity relative to the parent point
-  // it passes over, along the axis carried by the parent.
-  const Vec3 anchor_W = c.origin + c.q * j.anchor_B;
-  return (c.velocity_of(anchor_W) - p.velocity_of(anchor_W)).dot(p.q * j.axis_parent);
+  return joint_velocity_t<Real>(model, body_states(data), joint);
 }
 
 void get_generalized_state(const Model& model, const Data& data, std::vector<Real>& qpos, std::vector<Real>& qvel) {
@@ -108,7 +127,7 @@ void get_generalized_state(const Model& model, const Data& data, std::vector<Rea
         qvel[d] = joint_velocity(model, data, static_cast<int>(id));
         break;
       case JointType::Free: {
-        const BodyState c = body_state(model, data, j.body);
+        const BodyState<Real> c = body_state(model, body_states(data), j.body);
         Quat q = c.q;
         if (q.w() < 0) q.coeffs() = -q.coeffs();
         const Vec3 v = c.velocity_of(c.origin), w_B = c.q.conjugate() * c.w;
@@ -124,7 +143,7 @@ void get_generalized_state(const Model& model, const Data& data, std::vector<Rea
         break;
       }
       case JointType::Ball: {
-        const BodyState p = body_state(model, data, j.parent), c = body_state(model, data, j.body);
+        const BodyState<Real> p = body_state(model, body_states(data), j.parent), c = body_state(model, body_states(data), j.body);
         const Quat r = relative_rotation(j, p, c);
         const Vec3 w_C = c.q.conjugate() * (c.w - p.w);
         qpos[a] = r.w();

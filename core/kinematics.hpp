@@ -12,9 +12,28 @@
 #include <vector>
 
 #include "core/data.hpp"
+#include "core/dual.hpp"
 #include "core/model.hpp"
 
 namespace contactlab {
+
+// The bodies' state as the scalar-templated kernels read it: Data's vectors
+// for T = Real (body_states), a perturbed copy in dual numbers for the exact
+// pull-back (adjoints/step_problem.hpp).
+template <class T>
+struct BodyStatesT {
+  const std::vector<Vec3T<T>>& x;  // (nb) centre of mass, world
+  const std::vector<QuatT<T>>& q;  // (nb) orientation
+  const std::vector<Vec3T<T>>& v;  // (nb) centre-of-mass velocity, world
+  const std::vector<Vec3T<T>>& w;  // (nb) angular velocity, world
+};
+inline BodyStatesT<Real> body_states(const Data& d) { return {d.x_W, d.q_WB, d.v_W, d.w_W}; }
+
+// joint_position / joint_velocity below for any scalar (instantiated for Real and Dual).
+template <class T>
+T joint_position_t(const Model& model, const BodyStatesT<T>& s, int joint);
+template <class T>
+T joint_velocity_t(const Model& model, const BodyStatesT<T>& s, int joint);
 
 // qpos at the reference configuration: free joints at their body's pose,
 // ball joints at identity, hinge/slide at 0.  Size model.nq.

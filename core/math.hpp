@@ -20,6 +20,17 @@ using MatX = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic>;
 
 constexpr Real kPi = 3.14159265358979323846;
 
+// The same shapes over any scalar T (double, or core/dual.hpp's Dual for the
+// exact pull-back); the double names above are T = Real.
+template <class T>
+using Vec3T = Eigen::Matrix<T, 3, 1>;
+template <class T>
+using Vec6T = Eigen::Matrix<T, 6, 1>;
+template <class T>
+using Mat3T = Eigen::Matrix<T, 3, 3>;
+template <class T>
+using QuatT = Eigen::Quaternion<T>;
+
 // Skew-symmetric cross-product matrix: skew(a) * b = a x b.
 inline Mat3 skew(const Vec3& a) {
   Mat3 s;
@@ -29,19 +40,22 @@ inline Mat3 skew(const Vec3& a) {
 
 // Exact rotation increment for a constant world-frame angular velocity w over
 // time h: q+ = exp(h w / 2) * q (left multiplication: world-frame w).
-inline Quat integrate_quaternion(const Quat& q, const Vec3& w_W, Real h) {
-  const Vec3 phi = w_W * h;
-  const Real angle = phi.norm();
-  Quat dq;
-  if (angle < 1e-12) {
-    dq = Quat(1, 0.5 * phi.x(), 0.5 * phi.y(), 0.5 * phi.z());
+template <class T>
+QuatT<T> integrate_quaternion_t(const QuatT<T>& q, const Vec3T<T>& w_W, const T& h) {
+  using std::sqrt;
+  const Vec3T<T> phi = w_W * h;
+  const T angle = phi.norm();
+  QuatT<T> dq;
+  if (angle < T(1e-12)) {
+    dq = QuatT<T>(T(1), T(0.5) * phi.x(), T(0.5) * phi.y(), T(0.5) * phi.z());
   } else {
-    dq = Quat(Eigen::AngleAxis<Real>(angle, phi / angle));
+    dq = QuatT<T>(Eigen::AngleAxis<T>(angle, phi / angle));
   }
-  Quat out = dq * q;
+  QuatT<T> out = dq * q;
   out.normalize();
   return out;
 }
+inline Quat integrate_quaternion(const Quat& q, const Vec3& w_W, Real h) { return integrate_quaternion_t<Real>(q, w_W, h); }
 
 // Left Jacobian of SO(3)'s exponential: integrate_quaternion(q, w, h) turns by
 // Exp(phi), phi = h w, and a change d phi turns the result by J_l(phi) d phi
@@ -55,22 +69,28 @@ inline Mat3 so3_left_jacobian(const Vec3& phi) {
 }
 
 // Rotation vector (axis * angle, angle in [-pi, pi]) of a unit quaternion.
-inline Vec3 quaternion_log(const Quat& q_in) {
-  Quat q = q_in;
-  if (q.w() < 0) q.coeffs() = -q.coeffs();
-  const Vec3 v = q.vec();
-  const Real s = v.norm();
-  if (s < 1e-12) return 2.0 * v;
-  const Real angle = 2.0 * std::atan2(s, q.w());
+template <class T>
+Vec3T<T> quaternion_log_t(const QuatT<T>& q_in) {
+  using std::atan2;
+  QuatT<T> q = q_in;
+  if (q.w() < T(0)) q.coeffs() = -q.coeffs();
+  const Vec3T<T> v = q.vec();
+  const T s = v.norm();
+  if (s < T(1e-12)) return T(2.0) * v;
+  const T angle = T(2.0) * atan2(s, q.w());
   return v * (angle / s);
 }
+inline Vec3 quaternion_log(const Quat& q_in) { return quaternion_log_t<Real>(q_in); }
 
 // Two unit vectors completing n to a right-handed orthonormal frame (n, t1, t2).
-inline void tangent_basis(const Vec3& n, Vec3& t1, Vec3& t2) {
+template <class T>
+void tangent_basis_t(const Vec3T<T>& n, Vec3T<T>& t1, Vec3T<T>& t2) {
+  using std::abs;
   // Pick the world axis least aligned with n so the cross product is well conditioned.
-  Vec3 a = (std::abs(n.x()) < 0.57) ? Vec3::UnitX() : (std::abs(n.y()) < 0.57 ? Vec3::UnitY() : Vec3::UnitZ());
+  const Vec3T<T> a = (abs(n.x()) < T(0.57)) ? Vec3T<T>::UnitX() : (abs(n.y()) < T(0.57) ? Vec3T<T>::UnitY() : Vec3T<T>::UnitZ());
   t1 = (a - n * n.dot(a)).normalized();
   t2 = n.cross(t1);
 }
+inline void tangent_basis(const Vec3& n, Vec3& t1, Vec3& t2) { tangent_basis_t<Real>(n, t1, t2); }
 
 }  // namespace contactlab

@@ -7,15 +7,18 @@
 
 namespace contactlab {
 
-struct Contact {
-  int geom1 = -1, geom2 = -1;   // geom ids
-  int body1 = -1, body2 = -1;   // body ids, -1 = world
-  Vec3 point_W = Vec3::Zero();  // contact point (midway between the two surfaces), world frame
-  Vec3 normal_W = Vec3::UnitZ();
-  Vec3 tangent1_W = Vec3::UnitX();
-  Vec3 tangent2_W = Vec3::UnitY();
-  Real gap = 0;                 // signed distance along the normal, m
-  Real friction = 0;            // combined: the larger of the two geoms' (as MuJoCo)
+// Over any scalar T (Contact: T = Real; dual numbers in the exact pull-back).
+template <class T>
+struct ContactT {
+  int geom1 = -1, geom2 = -1;           // geom ids
+  int body1 = -1, body2 = -1;           // body ids, -1 = world
+  Vec3T<T> point_W = Vec3T<T>::Zero();  // contact point (midway between the two surfaces), world frame
+  Vec3T<T> normal_W = Vec3T<T>::UnitZ();
+  Vec3T<T> tangent1_W = Vec3T<T>::UnitX();
+  Vec3T<T> tangent2_W = Vec3T<T>::UnitY();
+  T gap = T(0);                         // signed distance along the normal, m
+  T friction = T(0);                    // combined: the larger of the two geoms' (as MuJoCo)
 };
+using Contact = ContactT<Real>;
 
 }  // namespace contactlab
