@@ -83,7 +83,6 @@ void set_generalized_state(const Model& model, const std::vector<Real>& qpos, co
                            Data& data);
 
 // Pose of a geom in the world for the current state.
-struct GeomPose;
 void geom_world_pose(const Model& model, const Data& data, int geom, Vec3& pos_W, Mat3& R_WG);
 
 }  // namespace contactlab

@@ -70,11 +70,16 @@ bool support_line(const CylFrame& c, const Vec3& w_W, Segment& line) {
 
 }  // namespace
 
-int collide_sphere_cylinder(const Geom& sph, const GeomPose& ps, const Geom& cyl, const GeomPose& py,
-                            const PairContext& ctx) {
-  const PointQuery q = point_cylinder(ps.pos_W, py, cyl.size.x(), cyl.size.y());
+template <class T>
+int collide_sphere_cylinder(const Geom& sph, const GeomPoseT<T>& ps, const Geom& cyl, const GeomPoseT<T>& py,
+                            const PairContextT<T>& ctx) {
+  const PointQueryT<T> q = point_cylinder(ps.pos_W, py, cyl.size.x(), cyl.size.y());
   return emit_ball_vs_query(ctx, q, ps.pos_W, sph.size.x(), /*shape_first=*/false);
 }
+template int collide_sphere_cylinder<Real>(const Geom&, const GeomPoseT<Real>&, const Geom&, const GeomPoseT<Real>&,
+                                           const PairContextT<Real>&);
+template int collide_sphere_cylinder<Dual>(const Geom&, const GeomPoseT<Dual>&, const Geom&, const GeomPoseT<Dual>&,
+                                           const PairContextT<Dual>&);
 
 namespace {
 

@@ -10,16 +10,25 @@
 
 namespace contactlab {
 
-// World pose of a geom: origin and rotation (columns are the geom's axes).
-struct GeomPose {
-  Vec3 pos_W = Vec3::Zero();
-  Mat3 R_WG = Mat3::Identity();
+// World pose of a geom: origin and rotation (columns are the geom's axes),
+// over any scalar (GeomPose: Real; dual numbers in the exact pull-back).
+template <class T>
+struct GeomPoseT {
+  Vec3T<T> pos_W = Vec3T<T>::Zero();
+  Mat3T<T> R_WG = Mat3T<T>::Identity();
 };
+using GeomPose = GeomPoseT<Real>;
 
 // Geom-vs-geom test for one pair. Fills body/geom ids, friction and the tangent
 // frame; geom a becomes geom1. Returns the number of contacts appended.
 int collide_geoms(const Geom& a, const GeomPose& pa, int id_a, const Geom& b, const GeomPose& pb, int id_b,
                   Real margin, std::vector<Contact>& out);
+// The same over any scalar; instantiated for Real and Dual. For Dual only the
+// closed-form pairs (pair_closed_form) are available: the others throw
+// std::logic_error.
+template <class T>
+int collide_geoms_t(const Geom& a, const GeomPoseT<T>& pa, int id_a, const Geom& b, const GeomPoseT<T>& pb, int id_b,
+                    Real margin, std::vector<ContactT<T>>& out);
 
 // Whether the narrow phase has a routine for this pair of types (in either order).
 bool pair_supported(GeomType a, GeomType b);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/dual.hpp"
 #include "geometry/collision.hpp"
 
 namespace contactlab {
@@ -31,35 +32,56 @@ constexpr Real kFlatSin = 0.05;
 // Who the contacts belong to. Pair routines are written for one type order
 // (GeomType enum order: first <= second); when the caller passed the pair the
 // other way round, `flip` makes emit() negate the normal so geom1 stays the
-// caller's `a`.
-struct PairContext {
+// caller's `a`. Everything below is over the scalar T of the poses (Real for
+// the forward, Dual for the exact pull-back); the closed-form routines are
+// instantiated for both, the searching and sampling ones for Real only.
+// T deduced from the context or pose arguments only, so that Eigen
+// expressions convert at the call (as for the non-template functions before).
+template <class T>
+struct NoDeduce {
+  using type = T;
+};
+template <class T>
+using DeducedVec3 = typename NoDeduce<Vec3T<T>>::type;  // a Vec3T<T> whose T comes from elsewhere
+template <class T>
+using DeducedScalar = typename NoDeduce<T>::type;
+
+template <class T>
+struct PairContextT {
   int geom1 = -1, geom2 = -1;
   int body1 = -1, body2 = -1;
   Real friction = 0;
   Real margin = 0;
   bool flip = false;
-  std::vector<Contact>* out = nullptr;
+  std::vector<ContactT<T>>* out = nullptr;
 };
+using PairContext = PairContextT<Real>;
 
 // Appends one contact when gap < margin. normal_W: unit, from the routine's
 // first geom towards its second. point_W: midway between the two surfaces.
-int emit(const PairContext& ctx, const Vec3& point_W, const Vec3& normal_W, Real gap);
+template <class T>
+int emit(const PairContextT<T>& ctx, const DeducedVec3<T>& point_W, const DeducedVec3<T>& normal_W, const DeducedScalar<T>& gap);
 
 // Contact between two balls (centres, radii); capsule pairs reduce to this
 // once the closest points of their segments are known. Normal from a to b.
-int emit_balls(const PairContext& ctx, const Vec3& ca_W, Real ra, const Vec3& cb_W, Real rb);
+template <class T>
+int emit_balls(const PairContextT<T>& ctx, const DeducedVec3<T>& ca_W, Real ra, const DeducedVec3<T>& cb_W, Real rb);
 
 // Result of a signed-distance query of a point against a solid shape.
-struct PointQuery {
-  Real dist = 0;                    // signed distance to the surface, < 0 inside, m
-  Vec3 surface_W = Vec3::Zero();    // closest surface point (inside: on the face of least penetration)
-  Vec3 normal_W = Vec3::UnitZ();    // unit outward normal of the shape at surface_W
+template <class T>
+struct PointQueryT {
+  T dist = T(0);                          // signed distance to the surface, < 0 inside, m
+  Vec3T<T> surface_W = Vec3T<T>::Zero();  // closest surface point (inside: on the face of least penetration)
+  Vec3T<T> normal_W = Vec3T<T>::UnitZ();  // unit outward normal of the shape at surface_W
 };
+using PointQuery = PointQueryT<Real>;
 
 // Box with half-extents `half` along the pose's axes.
-PointQuery point_box(const Vec3& p_W, const GeomPose& box, const Vec3& half);
+template <class T>
+PointQueryT<T> point_box(const DeducedVec3<T>& p_W, const GeomPoseT<T>& box, const Vec3& half);
 // Solid cylinder along the pose's local z: radius, half-length.
-PointQuery point_cylinder(const Vec3& p_W, const GeomPose& cyl, Real radius, Real half_len);
+template <class T>
+PointQueryT<T> point_cylinder(const DeducedVec3<T>& p_W, const GeomPoseT<T>& cyl, Real radius, Real half_len);
 
 // A point that penetrates the other shape in a sampled routine is measured
 // against that shape's support plane for the pair's reference direction n
@@ -77,9 +99,11 @@ inline PointQuery slab_query(const Vec3& p_W, const Vec3& n_W, Real offset) {
 }
 
 // Half-width of a shape's projection on the unit axis L (separating-axis tests).
-inline Real box_support_radius(const Mat3& R_WG, const Vec3& half, const Vec3& L_W) {
-  return half.x() * std::abs(R_WG.col(0).dot(L_W)) + half.y() * std::abs(R_WG.col(1).dot(L_W)) +
-         half.z() * std::abs(R_WG.col(2).dot(L_W));
+template <class T>
+T box_support_radius(const Mat3T<T>& R_WG, const Vec3& half, const Vec3T<T>& L_W) {
+  using std::abs;
+  return T(half.x()) * abs(R_WG.col(0).dot(L_W)) + T(half.y()) * abs(R_WG.col(1).dot(L_W)) +
+         T(half.z()) * abs(R_WG.col(2).dot(L_W));
 }
 inline Real cylinder_support_radius(const Vec3& axis_W, Real radius, Real half_len, const Vec3& L_W) {
   const Real al = std::min(Real(1), std::abs(axis_W.dot(L_W)));
@@ -89,34 +113,45 @@ inline Real cylinder_support_radius(const Vec3& axis_W, Real radius, Real half_l
 // Contact of a ball (centre, radius) with a shape already queried at that
 // centre (q). shape_first: the shape is the routine's first geom (normal from
 // shape to ball), else the ball is (normal from ball to shape).
-int emit_ball_vs_query(const PairContext& ctx, const PointQuery& q, const Vec3& centre_W, Real radius,
+template <class T>
+int emit_ball_vs_query(const PairContextT<T>& ctx, const PointQueryT<T>& q, const DeducedVec3<T>& centre_W, Real radius,
                        bool shape_first);
 
 // A capsule's or cylinder's axis as the segment p0 + t d, t in [0, 1].
-struct Segment {
-  Vec3 p0_W = Vec3::Zero();
-  Vec3 d_W = Vec3::Zero();
-  Vec3 at(Real t) const { return p0_W + t * d_W; }
+template <class T>
+struct SegmentT {
+  Vec3T<T> p0_W = Vec3T<T>::Zero();
+  Vec3T<T> d_W = Vec3T<T>::Zero();
+  Vec3T<T> at(const T& t) const { return p0_W + t * d_W; }
 };
-inline Segment axis_segment(const GeomPose& pose, Real half_len) {
-  const Vec3 axis_W = pose.R_WG.col(2);
-  return Segment{pose.pos_W - half_len * axis_W, 2 * half_len * axis_W};
+using Segment = SegmentT<Real>;
+template <class T>
+SegmentT<T> axis_segment(const GeomPoseT<T>& pose, Real half_len) {
+  const Vec3T<T> axis_W = pose.R_WG.col(2);
+  return SegmentT<T>{pose.pos_W - T(half_len) * axis_W, T(2 * half_len) * axis_W};
 }
 
-inline Real clamp01(Real x) { return std::min(Real(1), std::max(Real(0), x)); }
+template <class T>
+T clamp01(const T& x) {
+  return std::min(T(1), std::max(T(0), x));
+}
 
 // Parameter in [0, 1] of the point of segment s closest to p.
-Real closest_param(const Segment& s, const Vec3& p_W);
+template <class T>
+T closest_param(const SegmentT<T>& s, const DeducedVec3<T>& p_W);
 // Parameters (in [0, 1]) of the closest points of two segments; for parallel
 // segments one valid pair (callers that need the overlap handle it themselves).
-void closest_params(const Segment& s0, const Segment& s1, Real& t0, Real& t1);
+template <class T>
+void closest_params(const SegmentT<T>& s0, const SegmentT<T>& s1, T& t0, T& t1);
 // Squared sine of the angle between two segments: 0 when parallel (or when
 // either is degenerate, which callers treat the same way).
-Real parallel_sin2(const Segment& s0, const Segment& s1);
+template <class T>
+T parallel_sin2(const SegmentT<T>& s0, const SegmentT<T>& s1);
 
 // Shrinks [lo, hi] to the t where |x0 + t dx| <= half (one slab of a box, in
 // local coordinates). Returns false when the range becomes empty.
-bool clip_to_slab(Real x0, Real dx, Real half, Real& lo, Real& hi);
+template <class T>
+bool clip_to_slab(const T& x0, const T& dx, Real half, T& lo, T& hi);
 // Shrinks [lo, hi] to the t where the local-xy part of q0 + t dq lies within
 // `radius` of the z axis (a cylinder's infinite extension). False when empty.
 bool clip_to_disc(const Vec3& q0, const Vec3& dq, Real radius, Real& lo, Real& hi);
@@ -150,56 +185,69 @@ Real minimize_convex_01(const F& f) {
 }
 
 // Candidate contacts of the multi-point routines, before reduction.
-struct Candidate {
-  Vec3 point_W = Vec3::Zero();
-  Vec3 normal_W = Vec3::UnitZ();  // from the routine's first geom to its second
-  Real gap = 0;
+template <class T>
+struct CandidateT {
+  Vec3T<T> point_W = Vec3T<T>::Zero();
+  Vec3T<T> normal_W = Vec3T<T>::UnitZ();  // from the routine's first geom to its second
+  T gap = T(0);
 };
-struct CandidateSet {
+template <class T>
+struct CandidateSetT {
   static constexpr int kCapacity = 96;
-  Candidate c[kCapacity];         // (n) fixed storage: no allocation in the step
+  CandidateT<T> c[kCapacity];     // (n) fixed storage: no allocation in the step
   int n = 0;
   // Keeps only candidates below the margin; silently drops beyond capacity
   // (the routines generate at most ~80).
-  void add(const Vec3& point_W, const Vec3& normal_W, Real gap, Real margin) {
-    if (!(gap < margin) || n >= kCapacity) return;
+  void add(const Vec3T<T>& point_W, const Vec3T<T>& normal_W, const T& gap, Real margin) {
+    if (!(gap < T(margin)) || n >= kCapacity) return;
     c[n].point_W = point_W;
     c[n].normal_W = normal_W;
     c[n].gap = gap;
     ++n;
   }
 };
+using Candidate = CandidateT<Real>;
+using CandidateSet = CandidateSetT<Real>;
 // Emits at most max_points (<= 4) of the candidates: the deepest, then the
 // points that spread the manifold most (farthest, then largest area).
-int emit_reduced(const PairContext& ctx, const CandidateSet& set, int max_points = 4);
+template <class T>
+int emit_reduced(const PairContextT<T>& ctx, const CandidateSetT<T>& set, int max_points = 4);
 
 // Pair routines. Argument order is GeomType enum order; the normal points
-// from the first geom to the second.
-int collide_plane_sphere(const Geom& plane, const GeomPose& pp, const Geom& sph, const GeomPose& ps,
-                         const PairContext& ctx);
-int collide_plane_box(const Geom& plane, const GeomPose& pp, const Geom& box, const GeomPose& pb,
-                      const PairContext& ctx);
-int collide_plane_capsule(const Geom& plane, const GeomPose& pp, const Geom& cap, const GeomPose& pc,
-                          const PairContext& ctx);
-int collide_plane_cylinder(const Geom& plane, const GeomPose& pp, const Geom& cyl, const GeomPose& py,
-                           const PairContext& ctx);
-
-int collide_sphere_sphere(const Geom& s1, const GeomPose& p1, const Geom& s2, const GeomPose& p2,
-                          const PairContext& ctx);
-int collide_sphere_capsule(const Geom& sph, const GeomPose& ps, const Geom& cap, const GeomPose& pc,
-                           const PairContext& ctx);
-int collide_capsule_capsule(const Geom& c1, const GeomPose& p1, const Geom& c2, const GeomPose& p2,
-                            const PairContext& ctx);
-
-int collide_sphere_box(const Geom& sph, const GeomPose& ps, const Geom& box, const GeomPose& pb,
-                       const PairContext& ctx);
+// from the first geom to the second. Closed form (templated on the scalar):
+template <class T>
+int collide_plane_sphere(const Geom& plane, const GeomPoseT<T>& pp, const Geom& sph, const GeomPoseT<T>& ps,
+                         const PairContextT<T>& ctx);
+template <class T>
+int collide_plane_box(const Geom& plane, const GeomPoseT<T>& pp, const Geom& box, const GeomPoseT<T>& pb,
+                      const PairContextT<T>& ctx);
+template <class T>
+int collide_plane_capsule(const Geom& plane, const GeomPoseT<T>& pp, const Geom& cap, const GeomPoseT<T>& pc,
+                          const PairContextT<T>& ctx);
+template <class T>
+int collide_plane_cylinder(const Geom& plane, const GeomPoseT<T>& pp, const Geom& cyl, const GeomPoseT<T>& py,
+                           const PairContextT<T>& ctx);
+template <class T>
+int collide_sphere_sphere(const Geom& s1, const GeomPoseT<T>& p1, const Geom& s2, const GeomPoseT<T>& p2,
+                          const PairContextT<T>& ctx);
+template <class T>
+int collide_sphere_capsule(const Geom& sph, const GeomPoseT<T>& ps, const Geom& cap, const GeomPoseT<T>& pc,
+                           const PairContextT<T>& ctx);
+template <class T>
+int collide_capsule_capsule(const Geom& c1, const GeomPoseT<T>& p1, const Geom& c2, const GeomPoseT<T>& p2,
+                            const PairContextT<T>& ctx);
+template <class T>
+int collide_sphere_box(const Geom& sph, const GeomPoseT<T>& ps, const Geom& box, const GeomPoseT<T>& pb,
+                       const PairContextT<T>& ctx);
+template <class T>
+int collide_box_box(const Geom& b1, const GeomPoseT<T>& p1, const Geom& b2, const GeomPoseT<T>& p2,
+                    const PairContextT<T>& ctx);
+template <class T>
+int collide_sphere_cylinder(const Geom& sph, const GeomPoseT<T>& ps, const Geom& cyl, const GeomPoseT<T>& py,
+                            const PairContextT<T>& ctx);
+// Searching or sampling (Real only):
 int collide_box_capsule(const Geom& box, const GeomPose& pb, const Geom& cap, const GeomPose& pc,
                         const PairContext& ctx);
-int collide_box_box(const Geom& b1, const GeomPose& p1, const Geom& b2, const GeomPose& p2,
-                    const PairContext& ctx);
-
-int collide_sphere_cylinder(const Geom& sph, const GeomPose& ps, const Geom& cyl, const GeomPose& py,
-                            const PairContext& ctx);
 int collide_capsule_cylinder(const Geom& cap, const GeomPose& pc, const Geom& cyl, const GeomPose& py,
                              const PairContext& ctx);
 int collide_box_cylinder(const Geom& box, const GeomPose& pb, const Geom& cyl, const GeomPose& py,
