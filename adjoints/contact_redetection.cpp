@@ -14,6 +14,7 @@ void ContactRedetection::capture(const Model& model, const Data& base, Real marg
   motion.options.refresh_friction = true;
   motion.options.point_at_mid_gap = true;
   motion.capture(model, base);
+  base_ = base.contacts;
   pairs_.clear();
   for (const Contact& c : base.contacts)
     if (std::find(pairs_.begin(), pairs_.end(), std::make_pair(c.geom1, c.geom2)) == pairs_.end())

@@ -81,4 +81,94 @@ void StepProblem::evaluate(const Model& model, const Real* delta, const Real* ct
   for (int k = 0; k < p.num_contacts; ++k) out.y[out.mu_at() + k] = p.mu[k];
 }
 
+bool StepProblem::evaluate_tangent(const Model& model, const Real* seed, const Real* ctrl_seed, Real eps,
+                                   StepProblemData& y, StepProblemData& dy) {
+  const int nb = model.num_bodies(), na = static_cast<int>(inputs_.ctrl.size());
+  // The seeded state, as load_perturbed_inputs moves it (a rotation on the left).
+  xd_.resize(nb);
+  qd_.resize(nb);
+  vd_.resize(nb);
+  wd_.resize(nb);
+  for (int b = 0; b < nb; ++b) {
+    const RigidState& st = inputs_.bodies[b];
+    xd_[b] = st.x.cast<Dual>();
+    qd_[b] = st.q.cast<Dual>();
+    vd_[b] = st.v.cast<Dual>();
+    wd_[b] = st.w.cast<Dual>();
+    if (!seed || model.bodies[b].fixed) continue;
+    const Real* z = seed + 12 * b;
+    for (int c = 0; c < 3; ++c) {
+      xd_[b][c].d = z[c];
+      vd_[b][c].d = z[6 + c];
+      wd_[b][c].d = z[9 + c];
+    }
+    qd_[b] = integrate_quaternion_t<Dual>(qd_[b], Vec3T<Dual>(Dual(0, z[3]), Dual(0, z[4]), Dual(0, z[5])), Dual(1.0));
+  }
+  ctrl_d_.resize(na);
+  for (int a = 0; a < na; ++a) ctrl_d_[a] = Dual(inputs_.ctrl[a], ctrl_seed ? ctrl_seed[a] : 0.0);
+  const BodyStatesT<Dual> s{xd_, qd_, vd_, wd_};
+
+  // Contacts: the narrow phase in dual numbers; differences where it searches.
+  auto difference = [&](int sign, std::vector<Contact>& out) {
+    shifted_.assign(12 * nb, 0.0);
+    if (seed)
+      for (int i = 0; i < 12 * nb; ++i) shifted_[i] = sign * eps * seed[i];
+    shifted_ctrl_ = inputs_.ctrl;
+    if (ctrl_seed)
+      for (int a = 0; a < na; ++a) shifted_ctrl_[a] += sign * eps * ctrl_seed[a];
+    load_perturbed_inputs(model, inputs_, shifted_.data(), shifted_ctrl_.data(), scratch_);
+    contacts_.evaluate(model, scratch_);
+    out = scratch_.contacts;
+  };
+  const bool exact = contacts_.evaluate_dual(model, s, eps, difference, contacts_d_);
+
+  // As VelocityScheme::prepare, over dual numbers.
+  FreeVelocityT<Dual> fv{u_free_d_, inv_mass_d_, inv_inertia_d_, wrench_d_};
+  free_velocity_t<Dual>(model, s, ctrl_d_, h_, scheme_.gyroscopic, fv);
+  RowBiasOptions bias;
+  bias.baumgarte = scheme_.baumgarte;
+  bias.limit_baumgarte = scheme_.limit_baumgarte;
+  bias.contact_baumgarte = recovery_;
+  bias.contact_slop = scheme_.contact_slop;
+  bias.restitution_override = scheme_.restitution;
+  int num_contacts = 0;
+  RowsT<Dual> rows{rows_d_, compliance_d_, mu_d_, bias_d_, [&](int, int bilateral, int limits, int nc) {
+                     rows_d_.assign(bilateral + limits + 3 * nc, ConstraintRowT<Dual>{});
+                     compliance_d_.assign(rows_d_.size(), Dual(0.0));
+                     mu_d_.assign(nc, Dual(0.0));
+                     num_contacts = nc;
+                   }};
+  assemble_rows_t<Dual>(model, s, ctrl_d_, contacts_d_, u_free_d_, h_, bias, rows);
+
+  // Flattened as evaluate() does.
+  const int m = static_cast<int>(rows_d_.size());
+  for (StepProblemData* out : {&y, &dy}) {
+    out->num_bodies = nb;
+    out->num_rows = m;
+    out->num_contacts = num_contacts;
+    out->y.resize(out->size());
+  }
+  auto put = [&](int i, const Dual& v) {
+    y.y[i] = v.v;
+    dy.y[i] = v.d;
+  };
+  for (int i = 0; i < 6 * nb; ++i) put(y.u_free_at() + i, u_free_d_[i]);
+  for (int b = 0; b < nb; ++b) {
+    put(y.inv_mass_at() + b, inv_mass_d_[b]);
+    for (int c = 0; c < 3; ++c)
+      for (int r = 0; r < 3; ++r) put(y.inv_inertia_at() + 9 * b + 3 * c + r, inv_inertia_d_[b](r, c));  // column-major
+  }
+  for (int r = 0; r < m; ++r)
+    for (int i = 0; i < 6; ++i) {
+      put(y.rows_at() + 12 * r + i, rows_d_[r].J_a[i]);
+      put(y.rows_at() + 12 * r + 6 + i, rows_d_[r].J_b[i]);
+    }
+  for (int r = 0; r < m; ++r) {
+    put(y.bias_at() + r, bias_d_[r]);
+    put(y.compliance_at() + r, compliance_d_[r]);
+  }
+  for (int k = 0; k < num_contacts; ++k) put(y.mu_at() + k, mu_d_[k]);
+  return exact;
+}
+
 }  // namespace contactlab

@@ -16,6 +16,7 @@
 #include "core/model.hpp"
 #include "core/velocity_scheme.hpp"
 #include "adjoints/contact_redetection.hpp"
+#include "core/dual.hpp"
 
 namespace contactlab {
 
@@ -68,6 +69,14 @@ class StepProblem {
   // captured inputs perturbed per body by (dx, dθ, dv, dw) in `delta` (12 per
   // body, may be null) and controls `ctrl` (may be null: as captured).
   void evaluate(const Model& model, const Real* delta, const Real* ctrl, StepProblemData& out);
+  // The step's data (y) and its exact derivative (dy) at the captured inputs
+  // along `seed` (12 per body, as evaluate's delta; may be null) and
+  // `ctrl_seed` (na; may be null), in one pass of the forward code over dual
+  // numbers (core/dual.hpp). Contacts whose narrow-phase routine searches or
+  // samples get their tangents by central differences of step `eps` (the
+  // return value is then false).
+  bool evaluate_tangent(const Model& model, const Real* seed, const Real* ctrl_seed, Real eps, StepProblemData& y,
+                        StepProblemData& dy);
   // The full ConstraintProblem at the captured inputs (for the local sensitivity).
   const ConstraintProblem& problem() const { return scratch_.problem; }
   const Data& scratch() const { return scratch_; }
@@ -81,6 +90,14 @@ class StepProblem {
   ContactRedetection contacts_;
   Data scratch_;
   bool scratch_ready_ = false;
+  // Dual-number buffers of evaluate_tangent (kept between calls).
+  std::vector<Vec3T<Dual>> xd_, vd_, wd_;
+  std::vector<QuatT<Dual>> qd_;
+  std::vector<Dual> ctrl_d_, u_free_d_, inv_mass_d_, wrench_d_, compliance_d_, mu_d_, bias_d_;
+  std::vector<Mat3T<Dual>> inv_inertia_d_;
+  std::vector<ConstraintRowT<Dual>> rows_d_;
+  std::vector<ContactT<Dual>> contacts_d_;
+  std::vector<Real> shifted_, shifted_ctrl_;
 };
 
 }  // namespace contactlab

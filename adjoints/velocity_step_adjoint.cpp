@@ -115,13 +115,15 @@ void VelocityStepAdjoint::backward(const Model& model, const ContactModel& law, 
         JTb.segment<3>(6 * b + 3) * f.segment<3>(6 * b + 3).transpose();
   }
 
-  // ---- 5. pull-back through the step's data by central differences ----
+  // ---- 5. pull-back through the step's data ----
+  // State and controls: exact, one dual-number pass of the forward code per
+  // input (StepProblem::evaluate_tangent), or central differences
+  // (adjoint.pullback_derivative=differences). Parameters: central differences.
   const Real eps = options.step_for(1e-8);
   const int rows_begin = ybar.rows_at() + 12 * off, rows_end = ybar.bias_at();
-  auto column_dot = [&](bool state_column) {
-    if (yplus_.size() != ybar.size() || yminus_.size() != ybar.size())
+  auto project = [&](VecX& d, bool state_column) {
+    if (d.size() != ybar.size())
       throw std::runtime_error("adjoint: the step's rows changed under a perturbation");
-    VecX d = (yplus_.y - yminus_.y) / (2 * eps);
     if (state_column && options.truncated) {
       // Contact geometry held fixed: contact rows of J and their biases do not move.
       d.segment(rows_begin, rows_end - rows_begin).setZero();
@@ -129,16 +131,35 @@ void VelocityStepAdjoint::backward(const Model& model, const ContactModel& law, 
     }
     return ybar.y.dot(d);
   };
+  auto column_dot = [&](bool state_column) {
+    if (yplus_.size() != ybar.size() || yminus_.size() != ybar.size())
+      throw std::runtime_error("adjoint: the step's rows changed under a perturbation");
+    VecX d = (yplus_.y - yminus_.y) / (2 * eps);
+    return project(d, state_column);
+  };
+  // The derivative of y along a seed of the state (12 per body) or of the controls.
+  auto seeded = [&](const Real* seed, const Real* ctrl_seed, bool state_column) {
+    if (!step.evaluate_tangent(model, seed, ctrl_seed, options.step_for(1e-8), ytan_value_, ytan_)) ++differenced_;
+    return project(ytan_.y, state_column);
+  };
+  const bool exact = options.exact_pullback;
+  differenced_ = 0;
   VecX delta = VecX::Zero(12 * nb);
   for (int b = 0; b < nb; ++b) {
     if (model.bodies[b].fixed) continue;
     for (int i = 0; i < 12; ++i) {
-      delta[12 * b + i] = eps;
-      step.evaluate(model, delta.data(), nullptr, yplus_);
-      delta[12 * b + i] = -eps;
-      step.evaluate(model, delta.data(), nullptr, yminus_);
+      Real value;
+      if (exact) {
+        delta[12 * b + i] = 1;
+        value = seeded(delta.data(), nullptr, true);
+      } else {
+        delta[12 * b + i] = eps;
+        step.evaluate(model, delta.data(), nullptr, yplus_);
+        delta[12 * b + i] = -eps;
+        step.evaluate(model, delta.data(), nullptr, yminus_);
+        value = column_dot(true);
+      }
       delta[12 * b + i] = 0;
-      const Real value = column_dot(true);
       BodyCotangent& c = before[b];
       (i < 3 ? c.x : i < 6 ? c.theta : i < 9 ? c.v : c.w)[i % 3] += value;
     }
@@ -146,7 +167,14 @@ void VelocityStepAdjoint::backward(const Model& model, const ContactModel& law, 
   const int na = static_cast<int>(model.actuators.size());
   if (ctrl_bar.size() != na) ctrl_bar = VecX::Zero(na);
   std::vector<Real> ctrl = step.inputs().ctrl;
+  std::vector<Real> ctrl_seed(na, 0.0);
   for (int a = 0; a < na; ++a) {
+    if (exact) {
+      ctrl_seed[a] = 1;
+      ctrl_bar[a] += seeded(nullptr, ctrl_seed.data(), false);
+      ctrl_seed[a] = 0;
+      continue;
+    }
     const Real c0 = ctrl[a];
     ctrl[a] = c0 + eps;
     step.evaluate(model, nullptr, ctrl.data(), yplus_);

@@ -39,6 +39,10 @@ struct StepAdjointOptions {
   Real pullback_step = 0;
   Real step_for(Real automatic) const { return pullback_step > 0 ? pullback_step : automatic; }
   bool truncated = false;     // hold contact geometry fixed within the step (Ostrich §IV-D)
+  // The pull-back's derivative with respect to the state and the controls:
+  // exact, by dual numbers through the forward code (true), or central
+  // differences of step pullback_step (false). Parameters always by differences.
+  bool exact_pullback = true;
   // The solve's VJP: paired with the forward solver, or the dense reference
   // for every solver (adjoints/solve_adjoint.hpp). Backward Euler always uses
   // its own dense local problem (adjoints/backward_euler_step_adjoint.hpp).
@@ -68,11 +72,14 @@ class VelocityStepAdjoint {
   const SensitivityReport& last_report() const { return solve_->report(); }
   const SolveAdjointStats& last_solve_stats() const { return solve_->stats(); }
   double last_solve_seconds() const { return last_solve_seconds_; }  // wall time of step 3 (linearise + VJP)
+  // Seeds of the last step whose contact tangents came from differences (pairs whose routine searches).
+  long last_differenced_seeds() const { return differenced_; }
 
  private:
   std::unique_ptr<SolveAdjoint> solve_;
   double last_solve_seconds_ = 0;
-  StepProblemData y0_, ybar_, yplus_, yminus_;
+  StepProblemData y0_, ybar_, yplus_, yminus_, ytan_value_, ytan_;
+  long differenced_ = 0;  // seeds of the last step whose contact tangents came from differences
 };
 
 }  // namespace contactlab

@@ -142,15 +142,7 @@ void set_generalized_state(const Model& model, const std::vector<Real>& qpos_in,
 }
 
 void geom_world_pose(const Model& model, const Data& data, int geom, Vec3& pos_W, Mat3& R_WG) {
-  const Geom& g = model.geoms[geom];
-  if (g.body < 0) {
-    pos_W = g.pos_B;
-    R_WG = g.quat_BG.toRotationMatrix();
-    return;
-  }
-  const Quat& q = data.q_WB[g.body];
-  pos_W = data.origin_position(model, g.body) + q * g.pos_B;
-  R_WG = (q * g.quat_BG).toRotationMatrix();
+  geom_world_pose_t<Real>(model, body_states(data), geom, pos_W, R_WG);
 }
 
 }  // namespace contactlab

@@ -29,6 +29,21 @@ struct BodyStatesT {
 };
 inline BodyStatesT<Real> body_states(const Data& d) { return {d.x_W, d.q_WB, d.v_W, d.w_W}; }
 
+// Pose of a geom in the world (geom_world_pose of core/data.hpp) for any scalar.
+template <class T>
+void geom_world_pose_t(const Model& model, const BodyStatesT<T>& s, int geom, Vec3T<T>& pos_W, Mat3T<T>& R_WG) {
+  const Geom& g = model.geoms[geom];
+  if (g.body < 0) {
+    pos_W = g.pos_B.template cast<T>();
+    R_WG = g.quat_BG.toRotationMatrix().template cast<T>();
+    return;
+  }
+  const QuatT<T>& q = s.q[g.body];
+  const Vec3T<T> origin = s.x[g.body] - q * model.bodies[g.body].com_B.template cast<T>();
+  pos_W = origin + q * g.pos_B.template cast<T>();
+  R_WG = (q * g.quat_BG.template cast<T>()).toRotationMatrix();
+}
+
 // joint_position / joint_velocity below for any scalar (instantiated for Real and Dual).
 template <class T>
 T joint_position_t(const Model& model, const BodyStatesT<T>& s, int joint);
