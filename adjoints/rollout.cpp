@@ -11,18 +11,6 @@ namespace contactlab {
 
 namespace {
 
-StepInputs capture_inputs(const Model& model, const Data& data) {
-  StepInputs in;
-  in.bodies.resize(model.num_bodies());
-  for (int b = 0; b < model.num_bodies(); ++b) {
-    in.bodies[b].x = data.x_W[b];
-    in.bodies[b].q = data.q_WB[b];
-    in.bodies[b].v = data.v_W[b];
-    in.bodies[b].w = data.w_W[b];
-  }
-  in.ctrl = data.ctrl;
-  return in;
-}
 
 // dL/d(input) from the cotangent of the initial state, in the input's own
 // coordinates (grad_inputs.hpp): a = x - origin is the COM offset in world axes.

@@ -35,6 +35,10 @@ struct StepInputs {
   std::vector<Contact> contacts;  // the narrow phase's result at q-
 };
 
+// The bodies' state and the controls of `data` (contacts left empty: the
+// forward step's narrow phase adds them).
+StepInputs capture_inputs(const Model& model, const Data& data);
+
 // d's state and controls = the recorded inputs, moved by `delta` (12 per body:
 // position, rotation vector applied on the left, velocity, angular velocity;
 // nullptr = none; fixed bodies are not moved) and with `ctrl` (nullptr: the

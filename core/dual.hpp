@@ -40,9 +40,9 @@ struct Dual {
     return *this;
   }
   Dual& operator/=(const Dual& o) {
-    const double inv = 1 / o.v;
-    d = (d - v * inv * o.d) * inv;
-    v *= inv;
+    const double q = v / o.v;  // the value exactly as double division gives it
+    d = (d - q * o.d) / o.v;
+    v = q;
     return *this;
   }
 };
