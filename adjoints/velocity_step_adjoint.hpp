@@ -14,8 +14,9 @@
 //   4. through v_free = J u_free + bias and A = J M^-1 J^T + R analytically,
 //   5. through the step's data (J, bias, R, M^-1, mu, u_free) to the state
 //      before the step, the controls and the parameters: the pull-back
-//      (adjoints/step_problem.hpp), by central differences of the forward
-//      assembly at fixed contact set (docs/gradients.md: accuracy and why).
+//      (adjoints/step_problem.hpp): exact for the state and the controls (one
+//      dual-number pass of the forward code per input, evaluate_tangent),
+//      central differences for the parameters (docs/gradients.md).
 #pragma once
 
 #include <memory>

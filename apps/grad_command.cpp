@@ -59,7 +59,11 @@ void apply_adjoint_setting(const std::string& kv, StepAdjointOptions& o) {
   else if (key == "adjoint.delta") o.sensitivity.delta = real();
   else if (key == "adjoint.pullback_step") o.pullback_step = real();
   else if (key == "adjoint.solve") o.solve = parse_adjoint_solve(value);
-  else if (key == "adjoint.geometric_stiffness") {
+  else if (key == "adjoint.pullback_derivative") {
+    if (value != "dual" && value != "differences")
+      throw std::invalid_argument("--set " + kv + ": adjoint.pullback_derivative is dual or differences");
+    o.exact_pullback = value == "dual";
+  } else if (key == "adjoint.geometric_stiffness") {
     if (value != "true" && value != "false")
       throw std::invalid_argument("--set " + kv + ": adjoint.geometric_stiffness is true or false");
     o.geometric_stiffness = value == "true";
@@ -74,7 +78,7 @@ void apply_adjoint_setting(const std::string& kv, StepAdjointOptions& o) {
   } else {
     throw std::invalid_argument("unknown option '" + key +
                                 "' (adjoint keys: sensitivity, rho, delta, pullback, pullback_step, solve, krylov_iterations, "
-                                "krylov_restart, krylov_tolerance, geometric_stiffness)");
+                                "krylov_restart, krylov_tolerance, geometric_stiffness, pullback_derivative)");
   }
   o.sensitivity.Validate();
   o.krylov.Validate();
@@ -105,7 +109,7 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
   po::options_description opts(std::string(name) + " SCENE --loss LOSS " + (check ? "--wrt LIST" : "[--wrt LIST]") +
                                " [options]\n(the adjoint's options: --set adjoint.KEY=VALUE with KEY sensitivity, rho, "
                                "delta, solve, krylov_iterations, krylov_restart, krylov_tolerance, geometric_stiffness, "
-                               "pullback, pullback_step; docs/gradients.md)");
+                               "pullback, pullback_derivative, pullback_step; docs/gradients.md)");
   opts.add_options()("help,h", "this help")
       ("loss", po::value(&loss), "final:BODY.FIELD, sumsq:BODY.pos=X,Y,Z, scaled a*TERM, summed with +")
       ("wrt", po::value(&wrt), "comma-separated inputs: init:BODY.FIELD, param:geom.NAME.friction, "
