@@ -30,6 +30,14 @@ template <class T>
 using Mat3T = Eigen::Matrix<T, 3, 3>;
 template <class T>
 using QuatT = Eigen::Quaternion<T>;
+// For parameters whose T is deduced from another argument, so that Eigen
+// expressions convert at the call: const NoDeduceT<Vec3T<T>>&.
+template <class T>
+struct NoDeduce {
+  using type = T;
+};
+template <class T>
+using NoDeduceT = typename NoDeduce<T>::type;
 
 // Skew-symmetric cross-product matrix: skew(a) * b = a x b.
 inline Mat3 skew(const Vec3& a) {

@@ -38,10 +38,6 @@ constexpr Real kFlatSin = 0.05;
 // T deduced from the context or pose arguments only, so that Eigen
 // expressions convert at the call (as for the non-template functions before).
 template <class T>
-struct NoDeduce {
-  using type = T;
-};
-template <class T>
 using DeducedVec3 = typename NoDeduce<Vec3T<T>>::type;  // a Vec3T<T> whose T comes from elsewhere
 template <class T>
 using DeducedScalar = typename NoDeduce<T>::type;

@@ -20,41 +20,44 @@ constexpr Real kFaceAligned = 0.999;
 
 }  // namespace
 
-ContactFeature contact_feature(const Geom& g, const GeomPose& pose, const Vec3& surface_W, const Vec3& outward_W) {
-  ContactFeature f;
-  const Vec3 p_G = pose.R_WG.transpose() * (surface_W - pose.pos_W);
+template <class T>
+ContactFeatureT<T> contact_feature(const Geom& g, const GeomPoseT<T>& pose, const NoDeduceT<Vec3T<T>>& surface_W,
+                                   const NoDeduceT<Vec3T<T>>& outward_W) {
+  using std::hypot;
+  ContactFeatureT<T> f;
+  const Vec3T<T> p_G = pose.R_WG.transpose() * (surface_W - pose.pos_W);
   f.local_G = p_G;
   switch (g.type) {
     case GeomType::Sphere:
-      f.kind = ContactFeature::Kind::Round;
-      f.local_G = Vec3::Zero();
+      f.kind = FeatureKind::Round;
+      f.local_G = Vec3T<T>::Zero();
       break;
     case GeomType::Capsule:
-      f.kind = ContactFeature::Kind::Round;
-      f.local_G = Vec3(0, 0, std::clamp(p_G.z(), -g.size.y(), g.size.y()));
+      f.kind = FeatureKind::Round;
+      f.local_G = Vec3T<T>(T(0), T(0), std::clamp(p_G.z(), T(-g.size.y()), T(g.size.y())));
       break;
     case GeomType::Cylinder: {
       // Rim feature only where the contact is a support point of the rim: n
       // leaves the axis and the rim's own normal at the point is n. A rim point
       // pressed into a box face below its edge (normal along the face, not the
       // rim's) is a material corner of the cylinder instead.
-      const Vec3 n_G = pose.R_WG.transpose() * outward_W;
-      const Real off_axis = std::hypot(n_G.x(), n_G.y());
-      const Real radial = std::hypot(p_G.x(), p_G.y());
-      const bool on_rim = radial >= kRimRadiusFraction * g.size.x();
-      const bool rim_normal = on_rim && off_axis >= kRimMinOffAxis &&
-                              (p_G.x() * n_G.x() + p_G.y() * n_G.y()) >= kRimAligned * radial * off_axis;
+      const Vec3T<T> n_G = pose.R_WG.transpose() * outward_W;
+      const T off_axis = hypot(n_G.x(), n_G.y());
+      const T radial = hypot(p_G.x(), p_G.y());
+      const bool on_rim = radial >= T(kRimRadiusFraction * g.size.x());
+      const bool rim_normal = on_rim && off_axis >= T(kRimMinOffAxis) &&
+                              (p_G.x() * n_G.x() + p_G.y() * n_G.y()) >= T(kRimAligned) * radial * off_axis;
       if (rim_normal) {
-        f.kind = ContactFeature::Kind::Rim;
-        f.local_G = Vec3(0, 0, std::clamp(p_G.z(), -g.size.y(), g.size.y()));
+        f.kind = FeatureKind::Rim;
+        f.local_G = Vec3T<T>(T(0), T(0), std::clamp(p_G.z(), T(-g.size.y()), T(g.size.y())));
       } else {
-        f.point_like = on_rim && off_axis >= kRimMinOffAxis;
+        f.point_like = on_rim && off_axis >= T(kRimMinOffAxis);
       }
       break;
     }
     case GeomType::Box: {
-      const Vec3 n_G = pose.R_WG.transpose() * outward_W;
-      f.point_like = n_G.cwiseAbs().maxCoeff() < kFaceAligned;
+      const Vec3T<T> n_G = pose.R_WG.transpose() * outward_W;
+      f.point_like = value_of(n_G.cwiseAbs().maxCoeff()) < kFaceAligned;
       break;
     }
     case GeomType::Plane:
@@ -63,47 +66,55 @@ ContactFeature contact_feature(const Geom& g, const GeomPose& pose, const Vec3& 
   return f;
 }
 
-Vec3 feature_point(const Geom& g, const ContactFeature& f, const GeomPose& pose, const Vec3& outward_W) {
-  const Vec3 on_axis = pose.pos_W + pose.R_WG * f.local_G;
+template <class T>
+Vec3T<T> feature_point(const Geom& g, const ContactFeatureT<T>& f, const GeomPoseT<T>& pose,
+                       const NoDeduceT<Vec3T<T>>& outward_W) {
+  const Vec3T<T> on_axis = pose.pos_W + pose.R_WG * f.local_G;
   switch (f.kind) {
-    case ContactFeature::Kind::Material:
+    case FeatureKind::Material:
       return on_axis;
-    case ContactFeature::Kind::Round:
-      return on_axis + g.size.x() * outward_W;
-    case ContactFeature::Kind::Rim: {
-      const Vec3 axis = pose.R_WG.col(2);
-      const Vec3 radial = outward_W - outward_W.dot(axis) * axis;
-      const Real len = radial.norm();
+    case FeatureKind::Round:
+      return on_axis + T(g.size.x()) * outward_W;
+    case FeatureKind::Rim: {
+      const Vec3T<T> axis = pose.R_WG.col(2);
+      const Vec3T<T> radial = outward_W - outward_W.dot(axis) * axis;
+      const T len = radial.norm();
       // The geom may tip within the step until n runs along its axis; the
       // radial direction is then undefined and the axis point is kept.
-      if (!(len > 1e-9)) return on_axis;
-      return on_axis + (g.size.x() / len) * radial;
+      if (!(len > T(1e-9))) return on_axis;
+      return on_axis + (T(g.size.x()) / len) * radial;
     }
   }
   return on_axis;
 }
 
-bool round_against_point(const Geom& round, const ContactFeature& f, const GeomPose& pose, const Vec3& point_W,
-                         Vec3& outward_W, Real& gap, Vec3& surface_W) {
-  if (f.kind == ContactFeature::Kind::Material) return false;
-  const Vec3 centre = pose.pos_W + pose.R_WG * f.local_G;
-  Vec3 d = point_W - centre;
-  if (f.kind == ContactFeature::Kind::Rim || round.type == GeomType::Capsule) {
-    const Vec3 axis = pose.R_WG.col(2);
+template <class T>
+bool round_against_point(const Geom& round, const ContactFeatureT<T>& f, const GeomPoseT<T>& pose,
+                         const NoDeduceT<Vec3T<T>>& point_W, Vec3T<T>& outward_W, T& gap, Vec3T<T>& surface_W) {
+  if (f.kind == FeatureKind::Material) return false;
+  const Vec3T<T> centre = pose.pos_W + pose.R_WG * f.local_G;
+  Vec3T<T> d = point_W - centre;
+  if (f.kind == FeatureKind::Rim || round.type == GeomType::Capsule) {
+    const Vec3T<T> axis = pose.R_WG.col(2);
     d -= d.dot(axis) * axis;  // from the centre line, in the cross-section
   }
-  const Real dist = d.norm();
-  if (!(dist > 1e-9)) return false;
+  const T dist = d.norm();
+  if (!(dist > T(1e-9))) return false;
   outward_W = d / dist;
-  gap = dist - round.size.x();
-  surface_W = centre + round.size.x() * outward_W;
+  gap = dist - T(round.size.x());
+  surface_W = centre + T(round.size.x()) * outward_W;
   return true;
 }
 
-int feature_rank(const Geom& g, const ContactFeature& f) {
-  if (f.kind != ContactFeature::Kind::Material) return 3;
-  if (f.point_like) return 2;
-  return g.type == GeomType::Plane ? 0 : 1;
-}
+#define CONTACTLAB_FEATURE_INSTANCES(T)                                                                        \
+  template ContactFeatureT<T> contact_feature<T>(const Geom&, const GeomPoseT<T>&, const NoDeduceT<Vec3T<T>>&,    \
+                                                 const NoDeduceT<Vec3T<T>>&);                                     \
+  template Vec3T<T> feature_point<T>(const Geom&, const ContactFeatureT<T>&, const GeomPoseT<T>&,                  \
+                                     const NoDeduceT<Vec3T<T>>&);                                                 \
+  template bool round_against_point<T>(const Geom&, const ContactFeatureT<T>&, const GeomPoseT<T>&,               \
+                                       const NoDeduceT<Vec3T<T>>&, Vec3T<T>&, T&, Vec3T<T>&);
+CONTACTLAB_FEATURE_INSTANCES(Real)
+CONTACTLAB_FEATURE_INSTANCES(Dual)
+#undef CONTACTLAB_FEATURE_INSTANCES
 
 }  // namespace contactlab

@@ -19,29 +19,40 @@
 // -normal for geom2). The choice of feature is made once at q- and kept for the step.
 #pragma once
 
+#include "core/dual.hpp"
 #include "core/math.hpp"
 #include "core/model.hpp"
 #include "geometry/collision.hpp"
 
 namespace contactlab {
 
-struct ContactFeature {
-  enum class Kind { Material, Round, Rim };
+enum class FeatureKind { Material, Round, Rim };
+
+template <class T>
+struct ContactFeatureT {
+  using Kind = FeatureKind;
   Kind kind = Kind::Material;
-  Vec3 local_G = Vec3::Zero();  // Material: the surface point in geom coordinates; Round/Rim: (0, 0, axial coordinate)
+  Vec3T<T> local_G = Vec3T<T>::Zero();  // Material: the surface point in geom coordinates; Round/Rim: (0, 0, axial coordinate)
   // Material only: a box edge or corner (the contact normal leaves every face
   // normal), or a cylinder rim point whose own normal is not the contact's.
   // Against a round feature the normal of a box edge or corner turns with
   // the motion: it runs from the round surface's centre line through the point.
   bool point_like = false;
 };
+using ContactFeature = ContactFeatureT<Real>;
 
 // Feature of the surface point surface_W of geom g (at pose) for a contact whose
 // outward direction on g is outward_W (unit).
-ContactFeature contact_feature(const Geom& g, const GeomPose& pose, const Vec3& surface_W, const Vec3& outward_W);
+// Over any scalar (instantiated for Real and Dual; the choice of feature
+// reads values only).
+template <class T>
+ContactFeatureT<T> contact_feature(const Geom& g, const GeomPoseT<T>& pose, const NoDeduceT<Vec3T<T>>& surface_W,
+                                   const NoDeduceT<Vec3T<T>>& outward_W);
 
 // The feature's point when g is at pose, for the same outward direction.
-Vec3 feature_point(const Geom& g, const ContactFeature& f, const GeomPose& pose, const Vec3& outward_W);
+template <class T>
+Vec3T<T> feature_point(const Geom& g, const ContactFeatureT<T>& f, const GeomPoseT<T>& pose,
+                       const NoDeduceT<Vec3T<T>>& outward_W);
 
 // How well the feature locates the contact point along the surface: 3 for a
 // round feature (the support point is the contact), 2 for a point-like
@@ -51,14 +62,20 @@ Vec3 feature_point(const Geom& g, const ContactFeature& f, const GeomPose& pose,
 // sides differ, the contact point at q+ follows the higher-ranked side; a
 // midpoint would lag half a step's displacement behind a rolling wheel and
 // the normal impulse would turn it.
-int feature_rank(const Geom& g, const ContactFeature& f);
+template <class T>
+int feature_rank(const Geom& g, const ContactFeatureT<T>& f) {
+  if (f.kind != FeatureKind::Material) return 3;
+  if (f.point_like) return 2;
+  return g.type == GeomType::Plane ? 0 : 1;
+}
 
 // A point-like feature (point_W, fixed on its body) against a round one at
 // pose: the contact normal out of the round surface, the gap and the round
 // surface point, exactly, for the iterate. Returns false where the geometry
 // degenerates (the point on the centre line), and the caller keeps the
 // fixed-normal estimate.
-bool round_against_point(const Geom& round, const ContactFeature& f, const GeomPose& pose, const Vec3& point_W,
-                         Vec3& outward_W, Real& gap, Vec3& surface_W);
+template <class T>
+bool round_against_point(const Geom& round, const ContactFeatureT<T>& f, const GeomPoseT<T>& pose,
+                         const NoDeduceT<Vec3T<T>>& point_W, Vec3T<T>& outward_W, T& gap, Vec3T<T>& surface_W);
 
 }  // namespace contactlab

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/data.hpp"
+#include "core/kinematics.hpp"
 #include "core/model.hpp"
 #include "geometry/contact_feature.hpp"
 
@@ -33,20 +34,29 @@ struct ContactMotionOptions {
   bool point_at_mid_gap = false;
 };
 
-class ContactMotion {
+// Over any scalar T (ContactMotion: T = Real; dual numbers in the exact
+// pull-back of backward Euler). Instantiated for Real and Dual.
+template <class T>
+class ContactMotionT {
  public:
-  // Records the features of `base.contacts` at base's poses.
-  void capture(const Model& model, const Data& base);
-  // Contacts at `at`'s body poses (same count and order as the captured ones).
-  void evaluate(const Model& model, const Data& at, std::vector<Contact>& out) const;
+  // Records the features of `contacts` at the poses `base`.
+  void capture(const Model& model, const BodyStatesT<T>& base, const std::vector<ContactT<T>>& contacts);
+  // Contacts at the poses `at` (same count and order as the captured ones).
+  void evaluate(const Model& model, const BodyStatesT<T>& at, std::vector<ContactT<T>>& out) const;
+  // Data's poses and contacts (T = Real).
+  void capture(const Model& model, const Data& base) { capture(model, body_states(base), base.contacts); }
+  void evaluate(const Model& model, const Data& at, std::vector<ContactT<T>>& out) const {
+    evaluate(model, body_states(at), out);
+  }
   ContactMotionOptions options;
 
  private:
-  Vec3 displacement(const Model& model, const Data& at, size_t k, int side) const;
-  std::vector<Contact> base_;                 // contacts at capture
-  std::vector<ContactFeature> features_;      // 2 per contact: geom1, geom2
-  std::vector<Vec3> feature_at_base_;         // feature points at capture
-  std::vector<Quat> face_rotation_at_base_;   // 2 per contact: rotation of each side's body at capture
+  Vec3T<T> displacement(const Model& model, const BodyStatesT<T>& at, size_t k, int side) const;
+  std::vector<ContactT<T>> base_;                 // contacts at capture
+  std::vector<ContactFeatureT<T>> features_;      // 2 per contact: geom1, geom2
+  std::vector<Vec3T<T>> feature_at_base_;         // feature points at capture
+  std::vector<QuatT<T>> face_rotation_at_base_;   // 2 per contact: rotation of each side's body at capture
 };
+using ContactMotion = ContactMotionT<Real>;
 
 }  // namespace contactlab
