@@ -52,6 +52,165 @@ void BackwardEulerStepAdjoint::evaluate(const Model& model, const Real* dx, cons
   out.u_free = Eigen::Map<const VecX>(d.u_free.data(), 6 * nb);
 }
 
+namespace {
+
+// J u over dual rows (u: 6 nb).
+void apply_J_dual(const std::vector<ConstraintRowT<Dual>>& rows, const std::vector<Dual>& u, std::vector<Dual>& y) {
+  y.resize(rows.size());
+  for (size_t r = 0; r < rows.size(); ++r) {
+    Dual acc(0.0);
+    if (rows[r].body_a >= 0) acc += rows[r].J_a.dot(Eigen::Map<const Vec6T<Dual>>(&u[6 * rows[r].body_a]));
+    if (rows[r].body_b >= 0) acc += rows[r].J_b.dot(Eigen::Map<const Vec6T<Dual>>(&u[6 * rows[r].body_b]));
+    y[r] = acc;
+  }
+}
+
+}  // namespace
+
+bool BackwardEulerStepAdjoint::evaluate_tangent(const Model& model, const Real* seed, const Real* ctrl_seed,
+                                                const Real* delta_seed, const VecX& delta, const VecX& lambda, Real eps,
+                                                Evaluation& value, Evaluation& tangent) {
+  const int nb = model.num_bodies(), n6 = 6 * nb, na = static_cast<int>(inputs_->ctrl.size());
+  // The seeded state at q-, as load_perturbed_inputs moves it.
+  for (auto* v : {&x0_, &v0_, &w0_, &xk_, &vk_, &wk_}) v->resize(nb);
+  q0_.resize(nb);
+  qk_.resize(nb);
+  for (int b = 0; b < nb; ++b) {
+    const RigidState& st = inputs_->bodies[b];
+    x0_[b] = st.x.cast<Dual>();
+    q0_[b] = st.q.cast<Dual>();
+    v0_[b] = st.v.cast<Dual>();
+    w0_[b] = st.w.cast<Dual>();
+    if (!seed || model.bodies[b].fixed) continue;
+    const Real* z = seed + 12 * b;
+    for (int c = 0; c < 3; ++c) {
+      x0_[b][c].d = z[c];
+      v0_[b][c].d = z[6 + c];
+      w0_[b][c].d = z[9 + c];
+    }
+    q0_[b] = integrate_quaternion_t<Dual>(q0_[b], Vec3T<Dual>(Dual(0, z[3]), Dual(0, z[4]), Dual(0, z[5])), Dual(1.0));
+  }
+  ctrl_d_.resize(na);
+  for (int a = 0; a < na; ++a) ctrl_d_[a] = Dual(inputs_->ctrl[a], ctrl_seed ? ctrl_seed[a] : 0.0);
+  const BodyStatesT<Dual> s0{x0_, q0_, v0_, w0_};
+
+  // Contacts at q-: the narrow phase over dual numbers (differences where it searches).
+  auto difference = [&](int sign, std::vector<Contact>& out) {
+    shifted_.assign(12 * nb, 0.0);
+    if (seed)
+      for (int i = 0; i < 12 * nb; ++i) shifted_[i] = sign * eps * seed[i];
+    shifted_ctrl_ = inputs_->ctrl;
+    if (ctrl_seed)
+      for (int a = 0; a < na; ++a) shifted_ctrl_[a] += sign * eps * ctrl_seed[a];
+    load_perturbed_inputs(model, *inputs_, shifted_.data(), shifted_ctrl_.data(), base_);
+    contacts_.evaluate(model, base_);
+    out = base_.contacts;
+  };
+  const bool exact = contacts_.evaluate_dual(model, s0, eps, difference, contacts0_d_);
+
+  // The scheme's linearised prepare at q- (as evaluate()).
+  FreeVelocityT<Dual> fv{u_free_d_, inv_mass_d_, inv_inertia_d_, wrench_d_};
+  free_velocity_t<Dual>(model, s0, ctrl_d_, h_, scheme_.gyroscopic, fv);
+  RowBiasOptions full0;
+  full0.baumgarte = full0.limit_baumgarte = 1;
+  full0.contact_baumgarte = law_->penetration_recovery(1);
+  full0.contact_slop = 0;
+  full0.restitution_override = 0;
+  RowsT<Dual> rows0{rows0_d_, compliance0_d_, mu0_d_, bias0_d_, [&](int, int bilateral, int limits, int nc) {
+                      rows0_d_.assign(bilateral + limits + 3 * nc, ConstraintRowT<Dual>{});
+                      compliance0_d_.assign(rows0_d_.size(), Dual(0.0));
+                      mu0_d_.assign(nc, Dual(0.0));
+                    }};
+  assemble_rows_t<Dual>(model, s0, ctrl_d_, contacts0_d_, u_free_d_, h_, full0, rows0);
+  const int m = static_cast<int>(rows0_d_.size());
+
+  // The rows at q+ = q- + h G u+ (BackwardEulerRows::evaluate over dual numbers).
+  std::vector<Dual> u(n6);
+  std::vector<Dual> dd(n6);
+  for (int i = 0; i < n6; ++i) dd[i] = Dual(delta[i], delta_seed ? delta_seed[i] : 0.0);
+  for (int i = 0; i < n6; ++i) u[i] = u_free_d_[i] + dd[i];
+  for (int b = 0; b < nb; ++b) {
+    xk_[b] = x0_[b];
+    qk_[b] = q0_[b];
+    vk_[b] = v0_[b];
+    wk_[b] = w0_[b];
+    if (model.bodies[b].fixed) continue;
+    const Vec3T<Dual> v(u[6 * b], u[6 * b + 1], u[6 * b + 2]);
+    const Vec3T<Dual> om(u[6 * b + 3], u[6 * b + 4], u[6 * b + 5]);
+    xk_[b] = x0_[b] + Dual(h_) * v;
+    qk_[b] = integrate_quaternion_t<Dual>(q0_[b], om, Dual(h_));
+    vk_[b] = v;
+    wk_[b] = om;
+  }
+  const BodyStatesT<Dual> sk{xk_, qk_, vk_, wk_};
+  motion_d_.options = rows_.contacts.options;
+  motion_d_.capture(model, s0, contacts0_d_);
+  motion_d_.evaluate(model, sk, contactsk_d_);
+  RowBiasOptions fullk;
+  fullk.baumgarte = fullk.limit_baumgarte = fullk.contact_baumgarte = 1;
+  fullk.contact_slop = 0;
+  fullk.restitution_override = 0;
+  zero_d_.assign(n6, Dual(0.0));
+  RowsT<Dual> rowsk{rowsk_d_, compliancek_d_, muk_d_, biask_d_, [&](int, int bilateral, int limits, int nc) {
+                      rowsk_d_.assign(bilateral + limits + 3 * nc, ConstraintRowT<Dual>{});
+                      compliancek_d_.assign(rowsk_d_.size(), Dual(0.0));
+                      muk_d_.assign(nc, Dual(0.0));
+                    }};
+  assemble_rows_t<Dual>(model, sk, ctrl_d_, contactsk_d_, zero_d_, h_, fullk, rowsk);
+  if (static_cast<int>(rowsk_d_.size()) != m || lambda.size() != m)
+    throw std::runtime_error("backward_euler adjoint: the step's rows changed (contact set or sizes)");
+  const ConstraintProblem& p0 = base_problem_rows_;
+  std::vector<Dual> Ju;
+  apply_J_dual(rowsk_d_, u, Ju);
+  std::vector<Dual> w(m);
+  for (int r = 0; r < m; ++r) w[r] = BackwardEulerRows::position_row(p0, r) ? biask_d_[r] : Ju[r] + bias0_d_[r];
+  // The rows the impulses act along.
+  std::vector<ConstraintRowT<Dual>> jd = scheme_.jacobian_at_q_plus ? rowsk_d_ : rows0_d_;
+  if (scheme_.jacobian_at_q_plus) {
+    std::vector<Mat3T<Dual>> turn(nb);
+    for (int b = 0; b < nb; ++b) turn[b] = so3_left_jacobian_t<Dual>(Vec3T<Dual>(Dual(h_) * wk_[b])).transpose();
+    for (int r = 0; r < m; ++r) {
+      if (!BackwardEulerRows::position_row(p0, r)) continue;
+      ConstraintRowT<Dual>& row = jd[r];
+      if (row.body_a >= 0) row.J_a.tail<3>() = turn[row.body_a] * row.J_a.tail<3>();
+      if (row.body_b >= 0) row.J_b.tail<3>() = turn[row.body_b] * row.J_b.tail<3>();
+    }
+  }
+  // E = delta - M^-1 J_d^T lambda, W = w + R lambda.
+  std::vector<Dual> f(n6, Dual(0.0));
+  for (int r = 0; r < m; ++r) {
+    const Dual l(lambda[r]);
+    if (jd[r].body_a >= 0) Eigen::Map<Vec6T<Dual>>(&f[6 * jd[r].body_a]) += jd[r].J_a * l;
+    if (jd[r].body_b >= 0) Eigen::Map<Vec6T<Dual>>(&f[6 * jd[r].body_b]) += jd[r].J_b * l;
+  }
+  for (Evaluation* e : {&value, &tangent}) {
+    e->E.resize(n6);
+    e->W.resize(m);
+    e->u_free.resize(n6);
+  }
+  for (int b = 0; b < nb; ++b) {
+    const Vec3T<Dual> lin = inv_mass_d_[b] * Eigen::Map<const Vec3T<Dual>>(&f[6 * b]);
+    const Vec3T<Dual> ang = inv_inertia_d_[b] * Eigen::Map<const Vec3T<Dual>>(&f[6 * b + 3]);
+    for (int c = 0; c < 3; ++c) {
+      const Dual e_lin = dd[6 * b + c] - lin[c], e_ang = dd[6 * b + 3 + c] - ang[c];
+      value.E[6 * b + c] = e_lin.v;
+      tangent.E[6 * b + c] = e_lin.d;
+      value.E[6 * b + 3 + c] = e_ang.v;
+      tangent.E[6 * b + 3 + c] = e_ang.d;
+    }
+  }
+  for (int r = 0; r < m; ++r) {
+    const Dual wr = w[r] + compliance0_d_[r] * Dual(lambda[r]);
+    value.W[r] = wr.v;
+    tangent.W[r] = wr.d;
+  }
+  for (int i = 0; i < n6; ++i) {
+    value.u_free[i] = u_free_d_[i].v;
+    tangent.u_free[i] = u_free_d_[i].d;
+  }
+  return exact;
+}
+
 void BackwardEulerStepAdjoint::backward(const Model& model, const ContactModel& law,
                                         const BackwardEulerOptions& scheme, Real h, const StepInputs& inputs,
                                         const std::vector<Real>& lambda_in, const std::vector<RigidState>& after,
@@ -90,6 +249,7 @@ void BackwardEulerStepAdjoint::backward(const Model& model, const ContactModel& 
   }
   const VecX delta = u_plus - e0.u_free;
   evaluate(model, nullptr, nullptr, delta, lambda, e0);
+  base_problem_rows_ = base_.problem;  // the row layout and compliances, for evaluate_tangent
   const ConstraintProblem& p = base_.problem;
   const int m = p.num_rows(), nc = p.num_contacts;
   // E_lambda = -M^-1 J_d^T (exact), R, mu and the row layout at the solution.
@@ -129,10 +289,19 @@ void BackwardEulerStepAdjoint::backward(const Model& model, const ContactModel& 
   Evaluation ep, em;
   VecX b_bar, mu_bar, zt;
   if (options.geometric_stiffness) {
-    // E_delta, W_delta by central differences at the solution.
+    // E_delta, W_delta: exact (dual numbers along each delta), or central
+    // differences with adjoint.pullback_derivative=differences.
     MatX E_delta(n6, n6), W_delta(m, n6);
     VecX dd = delta;
     for (int i = 0; i < n6; ++i) {
+      if (options.exact_pullback) {
+        dd.setZero();
+        dd[i] = 1;
+        evaluate_tangent(model, nullptr, nullptr, dd.data(), delta, lambda, eps, ep, em);
+        E_delta.col(i) = em.E;
+        W_delta.col(i) = em.W;
+        continue;
+      }
       dd[i] = delta[i] + eps;
       evaluate(model, nullptr, nullptr, dd, lambda, ep);
       dd[i] = delta[i] - eps;
@@ -186,23 +355,44 @@ void BackwardEulerStepAdjoint::backward(const Model& model, const ContactModel& 
     if (mu_plus && nc > 0) v += mu_bar.dot(*mu_plus - *mu_minus) / (2 * eps);
     return v;
   };
+  // State and controls: exact (dual numbers through the scheme's own
+  // evaluation), or central differences (adjoint.pullback_derivative=differences).
+  Evaluation value, tangent;
+  auto seeded = [&](const Real* seed, const Real* ctrl_seed) {
+    evaluate_tangent(model, seed, ctrl_seed, nullptr, delta, lambda, eps, value, tangent);
+    return zt.dot(tangent.E) + u_bar.dot(tangent.u_free) + b_bar.dot(tangent.W);
+  };
   VecX dx = VecX::Zero(12 * nb);
   for (int b = 0; b < nb; ++b) {
     if (model.bodies[b].fixed) continue;
     for (int i = 0; i < 12; ++i) {
-      dx[12 * b + i] = eps;
-      evaluate(model, dx.data(), nullptr, delta, lambda, ep);
-      dx[12 * b + i] = -eps;
-      evaluate(model, dx.data(), nullptr, delta, lambda, em);
-      dx[12 * b + i] = 0;
       BodyCotangent& c = before_bar[b];
-      (i < 3 ? c.x : i < 6 ? c.theta : i < 9 ? c.v : c.w)[i % 3] += column(ep, em, nullptr, nullptr);
+      Real v;
+      if (options.exact_pullback) {
+        dx[12 * b + i] = 1;
+        v = seeded(dx.data(), nullptr);
+      } else {
+        dx[12 * b + i] = eps;
+        evaluate(model, dx.data(), nullptr, delta, lambda, ep);
+        dx[12 * b + i] = -eps;
+        evaluate(model, dx.data(), nullptr, delta, lambda, em);
+        v = column(ep, em, nullptr, nullptr);
+      }
+      dx[12 * b + i] = 0;
+      (i < 3 ? c.x : i < 6 ? c.theta : i < 9 ? c.v : c.w)[i % 3] += v;
     }
   }
   const int na = static_cast<int>(model.actuators.size());
   if (ctrl_bar.size() != na) ctrl_bar = VecX::Zero(na);
   std::vector<Real> ctrl = inputs.ctrl;
+  std::vector<Real> ctrl_seed(na, 0.0);
   for (int a = 0; a < na; ++a) {
+    if (options.exact_pullback) {
+      ctrl_seed[a] = 1;
+      ctrl_bar[a] += seeded(nullptr, ctrl_seed.data());
+      ctrl_seed[a] = 0;
+      continue;
+    }
     const Real c0 = ctrl[a];
     ctrl[a] = c0 + eps;
     evaluate(model, nullptr, ctrl.data(), delta, lambda, ep);

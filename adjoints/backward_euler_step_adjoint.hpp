@@ -32,6 +32,7 @@
 #include "contact_models/contact_model.hpp"
 #include "core/backward_euler_rows.hpp"
 #include "core/backward_euler_scheme.hpp"
+#include "core/dual.hpp"
 
 namespace contactlab {
 
@@ -63,6 +64,12 @@ class BackwardEulerStepAdjoint {
   // (may be null), for `model`, at (delta, lambda).
   void evaluate(const Model& model, const Real* dx, const Real* ctrl, const VecX& delta, const VecX& lambda,
                 Evaluation& out);
+  // The same over dual numbers at the recorded inputs: values into `value`,
+  // derivatives along seed (12 per body, may be null), ctrl_seed (na, may be
+  // null) and delta_seed (6 nb, may be null) into `tangent` (exact; contacts
+  // of searching pairs by differences of step eps, then false).
+  bool evaluate_tangent(const Model& model, const Real* seed, const Real* ctrl_seed, const Real* delta_seed,
+                        const VecX& delta, const VecX& lambda, Real eps, Evaluation& value, Evaluation& tangent);
 
   const ContactModel* law_ = nullptr;
   BackwardEulerOptions scheme_;
@@ -73,6 +80,17 @@ class BackwardEulerStepAdjoint {
   bool base_ready_ = false;
   BackwardEulerRows rows_;
   ConstraintProblem at_;       // the problem with J_d rows, for M^-1 J^T products
+  ConstraintProblem base_problem_rows_;  // the recorded step's rows (layout, compliances)
+  // Dual-number buffers of evaluate_tangent.
+  std::vector<Vec3T<Dual>> x0_, v0_, w0_, xk_, vk_, wk_;
+  std::vector<QuatT<Dual>> q0_, qk_;
+  std::vector<Dual> ctrl_d_, u_free_d_, inv_mass_d_, wrench_d_, zero_d_;
+  std::vector<Mat3T<Dual>> inv_inertia_d_;
+  std::vector<ConstraintRowT<Dual>> rows0_d_, rowsk_d_;
+  std::vector<Dual> compliance0_d_, mu0_d_, bias0_d_, compliancek_d_, muk_d_, biask_d_;
+  std::vector<ContactT<Dual>> contacts0_d_, contactsk_d_;
+  ContactMotionT<Dual> motion_d_;
+  std::vector<Real> shifted_, shifted_ctrl_;
   std::vector<ConstraintRow> jd_;
   LocalSensitivity sensitivity_;
   std::unique_ptr<SolveAdjoint> solve_;

@@ -56,11 +56,17 @@ struct RowWriter {
 
 // One-sided bias for unilateral rows: full closure of a positive gap within the
 // step, a fraction gamma of a penetration (MATH.md A.2).
+// Written so that its smooth cases stay smooth over dual numbers, where a
+// branch point picks one side's derivative: without slop the dead band is
+// empty (d = gap; backward Euler closes gaps to exactly 0, where the general
+// form's max(0, |gap|) would give derivative 0), and with full closure
+// (gamma = 1) the bias is d/h on both sides.
 template <class T>
 T unilateral_bias(const T& gap, Real h, Real gamma, Real slop) {
   using std::abs;
-  const T d = T(gap >= T(0) ? 1.0 : -1.0) * std::max(T(0), abs(gap) - T(slop));
+  const T d = slop == 0 ? gap : T(T(gap >= T(0) ? 1.0 : -1.0) * std::max(T(0), abs(gap) - T(slop)));
   const T xi = d / T(h);
+  if (gamma == 1) return xi;
   return T(gamma) * std::min(T(0), xi) + std::max(T(0), xi);
 }
 

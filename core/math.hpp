@@ -68,13 +68,17 @@ inline Quat integrate_quaternion(const Quat& q, const Vec3& w_W, Real h) { retur
 // Left Jacobian of SO(3)'s exponential: integrate_quaternion(q, w, h) turns by
 // Exp(phi), phi = h w, and a change d phi turns the result by J_l(phi) d phi
 // (world frame). J_l(phi) = I + (1 - cos a)/a^2 [phi]x + (a - sin a)/a^3 [phi]x^2, a = |phi|.
-inline Mat3 so3_left_jacobian(const Vec3& phi) {
-  const Real a = phi.norm();
-  Mat3 K;
-  K << 0, -phi.z(), phi.y(), phi.z(), 0, -phi.x(), -phi.y(), phi.x(), 0;
-  if (a < 1e-6) return Mat3::Identity() + 0.5 * K + K * K / 6.0;  // series, error O(a^3)
-  return Mat3::Identity() + (1 - std::cos(a)) / (a * a) * K + (a - std::sin(a)) / (a * a * a) * K * K;
+template <class T>
+Mat3T<T> so3_left_jacobian_t(const Vec3T<T>& phi) {
+  using std::cos;
+  using std::sin;
+  const T a = phi.norm();
+  Mat3T<T> K;
+  K << T(0), -phi.z(), phi.y(), phi.z(), T(0), -phi.x(), -phi.y(), phi.x(), T(0);
+  if (a < T(1e-6)) return Mat3T<T>::Identity() + T(0.5) * K + K * K / T(6.0);  // series, error O(a^3)
+  return Mat3T<T>::Identity() + (T(1) - cos(a)) / (a * a) * K + (a - sin(a)) / (a * a * a) * K * K;
 }
+inline Mat3 so3_left_jacobian(const Vec3& phi) { return so3_left_jacobian_t<Real>(phi); }
 
 // Rotation vector (axis * angle, angle in [-pi, pi]) of a unit quaternion.
 template <class T>

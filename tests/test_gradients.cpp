@@ -430,6 +430,24 @@ TEST_CASE("gradients: backward Euler (Ostrich's scheme), joints and sticking whe
   const GradientResult ex = rollout_gradient(ball, loss, "param:geom.floor.friction", {});
   CHECK(fw.solve_methods.at("pcr") == fw.steps);
   CHECK(std::abs(fw.gradient[0] - ex.gradient[0]) > 0.5 * std::abs(ex.gradient[0]));
+  // The exact pull-back (dual numbers through the scheme's own row
+  // evaluation, E_delta and W_delta included) and the central-difference one
+  // agree to the differences' accuracy (step 1e-6: ~1e-7 relative; measured
+  // 8.6e-9 on the impact ball, 1.2e-7 on the pendulum at 100 ms).
+  StepAdjointOptions differences;
+  differences.exact_pullback = false;
+  const std::string wrt = "init:ball.pz,init:ball.vz,init:ball.vx,init:ball.wy";
+  for (RolloutSpec* spec : {&ball, &pend}) {
+    const std::string l = spec == &ball ? loss : "final:pole.px + final:pole.vz";
+    const std::string w = spec == &ball ? wrt : "init:pole.vx,init:pole.wy";
+    const GradientResult dual = rollout_gradient(*spec, l, w, {});
+    const GradientResult diff = rollout_gradient(*spec, l, w, differences);
+    for (size_t i = 0; i < dual.gradient.size(); ++i) {
+      CAPTURE(i);
+      CHECK(std::abs(dual.gradient[i] - diff.gradient[i]) <= 1e-6 * std::max(1e-3, std::abs(dual.gradient[i])));
+      CHECK(dual.gradient[i] != diff.gradient[i]);
+    }
+  }
 }
 
 TEST_CASE("gradients: position servo gains and an active joint limit") {
