@@ -127,7 +127,7 @@ TEST_CASE("gradients: an impulsive contact boundary (a ball thrown onto the floo
   // depends on the drop (impact impulse, and the contact point's lever arm,
   // midway between the surfaces), the velocities and the friction. Ostrich
   // reports 0.02 % for its impulsive case. Measured: backward Euler (Ostrich's
-  // scheme, fischer_burmeister + newton) <= 3.4e-8, the velocity scheme
+  // scheme, fischer_burmeister + newton) <= 4.2e-8, the velocity scheme
   // (padmm) <= 5.1e-7; bound 1e-5. Before the pull-back placed the point
   // midway between the surfaces as the narrow phase does, d wy / d pz0 was off
   // by 3 % in one step (and the sign of the loss's gradient flipped).
@@ -375,7 +375,7 @@ TEST_CASE("gradients: backward Euler (Ostrich's scheme), joints and sticking whe
     return s;
   };
   // Pendulum (1e-4 kg m^2 bob on a 1 m lever), 30 steps at 10 and 100 ms:
-  // measured <= 3.1e-6 and 5.9e-7. Bound 1e-5.
+  // measured <= 2.0e-6 and 4.7e-7. Bound 1e-5.
   for (double dt : {0.01, 0.1}) {
     CAPTURE(dt);
     RolloutSpec s = be("pendulum", dt);
