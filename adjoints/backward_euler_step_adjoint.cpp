@@ -70,41 +70,18 @@ void apply_J_dual(const std::vector<ConstraintRowT<Dual>>& rows, const std::vect
 bool BackwardEulerStepAdjoint::evaluate_tangent(const Model& model, const Real* seed, const Real* ctrl_seed,
                                                 const Real* delta_seed, const VecX& delta, const VecX& lambda, Real eps,
                                                 Evaluation& value, Evaluation& tangent) {
-  const int nb = model.num_bodies(), n6 = 6 * nb, na = static_cast<int>(inputs_->ctrl.size());
-  // The seeded state at q-, as load_perturbed_inputs moves it.
-  for (auto* v : {&x0_, &v0_, &w0_, &xk_, &vk_, &wk_}) v->resize(nb);
-  q0_.resize(nb);
+  const int nb = model.num_bodies(), n6 = 6 * nb;
+  load_seeded_inputs(model, *inputs_, seed, ctrl_seed, dual_inputs_);
+  const std::vector<Dual>& ctrl_d_ = dual_inputs_.ctrl;
+  const BodyStatesT<Dual> s0 = dual_inputs_.states();
+  const std::vector<Vec3T<Dual>>&x0_ = dual_inputs_.x, &v0_ = dual_inputs_.v, &w0_ = dual_inputs_.w;
+  const std::vector<QuatT<Dual>>& q0_ = dual_inputs_.q;
+  for (auto* v : {&xk_, &vk_, &wk_}) v->resize(nb);
   qk_.resize(nb);
-  for (int b = 0; b < nb; ++b) {
-    const RigidState& st = inputs_->bodies[b];
-    x0_[b] = st.x.cast<Dual>();
-    q0_[b] = st.q.cast<Dual>();
-    v0_[b] = st.v.cast<Dual>();
-    w0_[b] = st.w.cast<Dual>();
-    if (!seed || model.bodies[b].fixed) continue;
-    const Real* z = seed + 12 * b;
-    for (int c = 0; c < 3; ++c) {
-      x0_[b][c].d = z[c];
-      v0_[b][c].d = z[6 + c];
-      w0_[b][c].d = z[9 + c];
-    }
-    q0_[b] = integrate_quaternion_t<Dual>(q0_[b], Vec3T<Dual>(Dual(0, z[3]), Dual(0, z[4]), Dual(0, z[5])), Dual(1.0));
-  }
-  ctrl_d_.resize(na);
-  for (int a = 0; a < na; ++a) ctrl_d_[a] = Dual(inputs_->ctrl[a], ctrl_seed ? ctrl_seed[a] : 0.0);
-  const BodyStatesT<Dual> s0{x0_, q0_, v0_, w0_};
 
   // Contacts at q-: the narrow phase over dual numbers (differences where it searches).
   auto difference = [&](int sign, std::vector<Contact>& out) {
-    shifted_.assign(12 * nb, 0.0);
-    if (seed)
-      for (int i = 0; i < 12 * nb; ++i) shifted_[i] = sign * eps * seed[i];
-    shifted_ctrl_ = inputs_->ctrl;
-    if (ctrl_seed)
-      for (int a = 0; a < na; ++a) shifted_ctrl_[a] += sign * eps * ctrl_seed[a];
-    load_perturbed_inputs(model, *inputs_, shifted_.data(), shifted_ctrl_.data(), base_);
-    contacts_.evaluate(model, base_);
-    out = base_.contacts;
+    contacts_along(model, *inputs_, seed, ctrl_seed, sign * eps, contacts_, base_, out);
   };
   const bool exact = contacts_.evaluate_dual(model, s0, eps, difference, contacts0_d_);
 

@@ -82,15 +82,15 @@ class BackwardEulerStepAdjoint {
   ConstraintProblem at_;       // the problem with J_d rows, for M^-1 J^T products
   ConstraintProblem base_problem_rows_;  // the recorded step's rows (layout, compliances)
   // Dual-number buffers of evaluate_tangent.
-  std::vector<Vec3T<Dual>> x0_, v0_, w0_, xk_, vk_, wk_;
-  std::vector<QuatT<Dual>> q0_, qk_;
-  std::vector<Dual> ctrl_d_, u_free_d_, inv_mass_d_, wrench_d_, zero_d_;
+  DualInputs dual_inputs_;
+  std::vector<Vec3T<Dual>> xk_, vk_, wk_;
+  std::vector<QuatT<Dual>> qk_;
+  std::vector<Dual> u_free_d_, inv_mass_d_, wrench_d_, zero_d_;
   std::vector<Mat3T<Dual>> inv_inertia_d_;
   std::vector<ConstraintRowT<Dual>> rows0_d_, rowsk_d_;
   std::vector<Dual> compliance0_d_, mu0_d_, bias0_d_, compliancek_d_, muk_d_, biask_d_;
   std::vector<ContactT<Dual>> contacts0_d_, contactsk_d_;
   ContactMotionT<Dual> motion_d_;
-  std::vector<Real> shifted_, shifted_ctrl_;
   std::vector<ConstraintRow> jd_;
   LocalSensitivity sensitivity_;
   std::unique_ptr<SolveAdjoint> solve_;

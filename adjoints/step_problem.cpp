@@ -24,6 +24,45 @@ void StepProblem::capture(const Model& model, const StepInputs& inputs, const Ve
   contacts_.capture(model, scratch_, scheme.contact_margin);
 }
 
+void load_seeded_inputs(const Model& model, const StepInputs& inputs, const Real* seed, const Real* ctrl_seed,
+                        DualInputs& out) {
+  const int nb = model.num_bodies(), na = static_cast<int>(inputs.ctrl.size());
+  for (auto* v : {&out.x, &out.v, &out.w}) v->resize(nb);
+  out.q.resize(nb);
+  for (int b = 0; b < nb; ++b) {
+    const RigidState& st = inputs.bodies[b];
+    out.x[b] = st.x.cast<Dual>();
+    out.q[b] = st.q.cast<Dual>();
+    out.v[b] = st.v.cast<Dual>();
+    out.w[b] = st.w.cast<Dual>();
+    if (!seed || model.bodies[b].fixed) continue;
+    const Real* z = seed + 12 * b;
+    for (int c = 0; c < 3; ++c) {
+      out.x[b][c].d = z[c];
+      out.v[b][c].d = z[6 + c];
+      out.w[b][c].d = z[9 + c];
+    }
+    // A rotation on the left, through the same map (its value: q renormalised).
+    out.q[b] = integrate_quaternion_t<Dual>(out.q[b], Vec3T<Dual>(Dual(0, z[3]), Dual(0, z[4]), Dual(0, z[5])),
+                                            Dual(1.0));
+  }
+  out.ctrl.resize(na);
+  for (int a = 0; a < na; ++a) out.ctrl[a] = Dual(inputs.ctrl[a], ctrl_seed ? ctrl_seed[a] : 0.0);
+}
+
+void contacts_along(const Model& model, const StepInputs& inputs, const Real* seed, const Real* ctrl_seed, Real step,
+                    ContactRedetection& contacts, Data& d, std::vector<Contact>& out) {
+  const int nb = model.num_bodies(), na = static_cast<int>(inputs.ctrl.size());
+  std::vector<Real> shifted(12 * nb, 0.0), shifted_ctrl = inputs.ctrl;
+  if (seed)
+    for (int i = 0; i < 12 * nb; ++i) shifted[i] = step * seed[i];
+  if (ctrl_seed)
+    for (int a = 0; a < na; ++a) shifted_ctrl[a] += step * ctrl_seed[a];
+  load_perturbed_inputs(model, inputs, shifted.data(), shifted_ctrl.data(), d);
+  contacts.evaluate(model, d);
+  out = d.contacts;
+}
+
 StepInputs capture_inputs(const Model& model, const Data& data) {
   StepInputs in;
   in.bodies.resize(model.num_bodies());
@@ -96,42 +135,14 @@ void StepProblem::evaluate(const Model& model, const Real* delta, const Real* ct
 
 bool StepProblem::evaluate_tangent(const Model& model, const Real* seed, const Real* ctrl_seed, Real eps,
                                    StepProblemData& y, StepProblemData& dy) {
-  const int nb = model.num_bodies(), na = static_cast<int>(inputs_.ctrl.size());
-  // The seeded state, as load_perturbed_inputs moves it (a rotation on the left).
-  xd_.resize(nb);
-  qd_.resize(nb);
-  vd_.resize(nb);
-  wd_.resize(nb);
-  for (int b = 0; b < nb; ++b) {
-    const RigidState& st = inputs_.bodies[b];
-    xd_[b] = st.x.cast<Dual>();
-    qd_[b] = st.q.cast<Dual>();
-    vd_[b] = st.v.cast<Dual>();
-    wd_[b] = st.w.cast<Dual>();
-    if (!seed || model.bodies[b].fixed) continue;
-    const Real* z = seed + 12 * b;
-    for (int c = 0; c < 3; ++c) {
-      xd_[b][c].d = z[c];
-      vd_[b][c].d = z[6 + c];
-      wd_[b][c].d = z[9 + c];
-    }
-    qd_[b] = integrate_quaternion_t<Dual>(qd_[b], Vec3T<Dual>(Dual(0, z[3]), Dual(0, z[4]), Dual(0, z[5])), Dual(1.0));
-  }
-  ctrl_d_.resize(na);
-  for (int a = 0; a < na; ++a) ctrl_d_[a] = Dual(inputs_.ctrl[a], ctrl_seed ? ctrl_seed[a] : 0.0);
-  const BodyStatesT<Dual> s{xd_, qd_, vd_, wd_};
+  const int nb = model.num_bodies();
+  load_seeded_inputs(model, inputs_, seed, ctrl_seed, dual_inputs_);
+  const std::vector<Dual>& ctrl_d_ = dual_inputs_.ctrl;
+  const BodyStatesT<Dual> s = dual_inputs_.states();
 
   // Contacts: the narrow phase in dual numbers; differences where it searches.
   auto difference = [&](int sign, std::vector<Contact>& out) {
-    shifted_.assign(12 * nb, 0.0);
-    if (seed)
-      for (int i = 0; i < 12 * nb; ++i) shifted_[i] = sign * eps * seed[i];
-    shifted_ctrl_ = inputs_.ctrl;
-    if (ctrl_seed)
-      for (int a = 0; a < na; ++a) shifted_ctrl_[a] += sign * eps * ctrl_seed[a];
-    load_perturbed_inputs(model, inputs_, shifted_.data(), shifted_ctrl_.data(), scratch_);
-    contacts_.evaluate(model, scratch_);
-    out = scratch_.contacts;
+    contacts_along(model, inputs_, seed, ctrl_seed, sign * eps, contacts_, scratch_, out);
   };
   const bool exact = contacts_.evaluate_dual(model, s, eps, difference, contacts_d_);
 

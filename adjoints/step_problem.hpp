@@ -45,6 +45,24 @@ StepInputs capture_inputs(const Model& model, const Data& data);
 // recorded controls).
 void load_perturbed_inputs(const Model& model, const StepInputs& inputs, const Real* delta, const Real* ctrl, Data& d);
 
+// The recorded inputs in dual numbers, moved along `seed` (12 per body, may
+// be null) and `ctrl_seed` (na, may be null) as load_perturbed_inputs moves
+// them: the tangents of the exact pull-back's inputs.
+struct DualInputs {
+  std::vector<Vec3T<Dual>> x, v, w;
+  std::vector<QuatT<Dual>> q;
+  std::vector<Dual> ctrl;
+  BodyStatesT<Dual> states() const { return {x, q, v, w}; }
+};
+void load_seeded_inputs(const Model& model, const StepInputs& inputs, const Real* seed, const Real* ctrl_seed,
+                        DualInputs& out);
+
+// The contacts (double) at the inputs moved by `step` along the seeds, for
+// the tangents the narrow phase in dual numbers cannot give
+// (ContactRedetection::evaluate_dual's differences). `d` is the scratch world.
+void contacts_along(const Model& model, const StepInputs& inputs, const Real* seed, const Real* ctrl_seed, Real step,
+                    ContactRedetection& contacts, Data& d, std::vector<Contact>& out);
+
 // The step's problem data, flattened in a fixed order so that its derivative
 // with respect to any input is one vector:
 //   u_free (6 nb), inv_mass (nb), inv_inertia (9 nb, column-major per body),
@@ -95,13 +113,11 @@ class StepProblem {
   Data scratch_;
   bool scratch_ready_ = false;
   // Dual-number buffers of evaluate_tangent (kept between calls).
-  std::vector<Vec3T<Dual>> xd_, vd_, wd_;
-  std::vector<QuatT<Dual>> qd_;
-  std::vector<Dual> ctrl_d_, u_free_d_, inv_mass_d_, wrench_d_, compliance_d_, mu_d_, bias_d_;
+  DualInputs dual_inputs_;
+  std::vector<Dual> u_free_d_, inv_mass_d_, wrench_d_, compliance_d_, mu_d_, bias_d_;
   std::vector<Mat3T<Dual>> inv_inertia_d_;
   std::vector<ConstraintRowT<Dual>> rows_d_;
   std::vector<ContactT<Dual>> contacts_d_;
-  std::vector<Real> shifted_, shifted_ctrl_;
 };
 
 }  // namespace contactlab

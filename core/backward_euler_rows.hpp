@@ -52,6 +52,9 @@ class BackwardEulerRows final : public SchemeWorkspace, public RowEvaluator {
     contacts.capture(*model, *base);
   }
 
+  // BackwardEulerStepAdjoint::evaluate_tangent (adjoints/) mirrors this over
+  // dual numbers for the exact pull-back: a change here needs the same there
+  // (tests/test_gradients.cpp compares the two pull-backs).
   void evaluate(const Real* delta, Real* w, std::vector<ConstraintRow>& rows) override {
     const Model& m = *model;
     const Data& d0 = *base;
