@@ -18,11 +18,7 @@ void BackwardEulerStepAdjoint::evaluate(const Model& model, const Real* dx, cons
   // The scheme's linearised prepare (full correction, no slop, no
   // restitution), without the narrow phase.
   compute_free_velocity(model, d, h_, scheme_.gyroscopic);
-  RowBiasOptions full;
-  full.baumgarte = full.limit_baumgarte = 1;
-  full.contact_baumgarte = law_->penetration_recovery(1);
-  full.contact_slop = 0;
-  full.restitution_override = 0;
+  const RowBiasOptions full = full_correction_bias(law_->penetration_recovery(1));
   assemble_problem(model, d, h_, full);
 
   rows_.model = &model;
@@ -88,11 +84,7 @@ bool BackwardEulerStepAdjoint::evaluate_tangent(const Model& model, const Real* 
   // The scheme's linearised prepare at q- (as evaluate()).
   FreeVelocityT<Dual> fv{u_free_d_, inv_mass_d_, inv_inertia_d_, wrench_d_};
   free_velocity_t<Dual>(model, s0, ctrl_d_, h_, scheme_.gyroscopic, fv);
-  RowBiasOptions full0;
-  full0.baumgarte = full0.limit_baumgarte = 1;
-  full0.contact_baumgarte = law_->penetration_recovery(1);
-  full0.contact_slop = 0;
-  full0.restitution_override = 0;
+  const RowBiasOptions full0 = full_correction_bias(law_->penetration_recovery(1));
   RowsT<Dual> rows0{rows0_d_, compliance0_d_, mu0_d_, bias0_d_, [&](int, int bilateral, int limits, int nc) {
                       rows0_d_.assign(bilateral + limits + 3 * nc, ConstraintRowT<Dual>{});
                       compliance0_d_.assign(rows0_d_.size(), Dual(0.0));
@@ -123,10 +115,7 @@ bool BackwardEulerStepAdjoint::evaluate_tangent(const Model& model, const Real* 
   motion_d_.options = rows_.contacts.options;
   motion_d_.capture(model, s0, contacts0_d_);
   motion_d_.evaluate(model, sk, contactsk_d_);
-  RowBiasOptions fullk;
-  fullk.baumgarte = fullk.limit_baumgarte = fullk.contact_baumgarte = 1;
-  fullk.contact_slop = 0;
-  fullk.restitution_override = 0;
+  const RowBiasOptions fullk = full_correction_bias(1);
   zero_d_.assign(n6, Dual(0.0));
   RowsT<Dual> rowsk{rowsk_d_, compliancek_d_, muk_d_, biask_d_, [&](int, int bilateral, int limits, int nc) {
                       rowsk_d_.assign(bilateral + limits + 3 * nc, ConstraintRowT<Dual>{});

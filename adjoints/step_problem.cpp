@@ -101,12 +101,7 @@ void StepProblem::evaluate(const Model& model, const Real* delta, const Real* ct
 
   // As VelocityScheme::prepare, without the narrow phase and the warm start.
   compute_free_velocity(model, d, h_, scheme_.gyroscopic);
-  RowBiasOptions bias;
-  bias.baumgarte = scheme_.baumgarte;
-  bias.limit_baumgarte = scheme_.limit_baumgarte;
-  bias.contact_baumgarte = recovery_;
-  bias.contact_slop = scheme_.contact_slop;
-  bias.restitution_override = scheme_.restitution;
+  const RowBiasOptions bias = scheme_.row_bias(recovery_);
   assemble_problem(model, d, h_, bias);
 
   const ConstraintProblem& p = d.problem;
@@ -149,12 +144,7 @@ bool StepProblem::evaluate_tangent(const Model& model, const Real* seed, const R
   // As VelocityScheme::prepare, over dual numbers.
   FreeVelocityT<Dual> fv{u_free_d_, inv_mass_d_, inv_inertia_d_, wrench_d_};
   free_velocity_t<Dual>(model, s, ctrl_d_, h_, scheme_.gyroscopic, fv);
-  RowBiasOptions bias;
-  bias.baumgarte = scheme_.baumgarte;
-  bias.limit_baumgarte = scheme_.limit_baumgarte;
-  bias.contact_baumgarte = recovery_;
-  bias.contact_slop = scheme_.contact_slop;
-  bias.restitution_override = scheme_.restitution;
+  const RowBiasOptions bias = scheme_.row_bias(recovery_);
   int num_contacts = 0;
   RowsT<Dual> rows{rows_d_, compliance_d_, mu_d_, bias_d_, [&](int, int bilateral, int limits, int nc) {
                      rows_d_.assign(bilateral + limits + 3 * nc, ConstraintRowT<Dual>{});

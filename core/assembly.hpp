@@ -41,6 +41,18 @@ struct RowBiasOptions {
   Real restitution_override = -1;
 };
 
+// Biases that remove every position error in one step, with no slop and no
+// restitution: a position row's bias is then c(q)/h (the backward Euler
+// linearisation, core/backward_euler_rows.hpp).
+inline RowBiasOptions full_correction_bias(Real contact_baumgarte) {
+  RowBiasOptions full;
+  full.baumgarte = full.limit_baumgarte = 1;
+  full.contact_baumgarte = contact_baumgarte;
+  full.contact_slop = 0;
+  full.restitution_override = 0;
+  return full;
+}
+
 // assemble_problem's rows over any scalar (instantiated for Real and Dual):
 // J, compliance, mu and the bias (v_free - J u_free) into the references,
 // which `resize` sizes (the problem's buffers for T = Real). Returns the

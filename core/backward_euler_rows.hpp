@@ -75,10 +75,7 @@ class BackwardEulerRows final : public SchemeWorkspace, public RowEvaluator {
     // Contacts follow their features (geometry/contact_motion.hpp).
     contacts.evaluate(m, dk, dk.contacts);
     // Rows at q_k: the assembly's biases with full correction are c(q_k)/h.
-    RowBiasOptions full;
-    full.baumgarte = full.limit_baumgarte = full.contact_baumgarte = 1;
-    full.contact_slop = 0;
-    full.restitution_override = 0;
+    const RowBiasOptions full = full_correction_bias(1);
     std::fill(dk.u_free.begin(), dk.u_free.end(), 0.0);
     assemble_problem(m, dk, h, full);
     const ConstraintProblem& pk = dk.problem;

@@ -97,15 +97,20 @@ void VelocityScheme::bind_options(OptionSet& set, const std::string& prefix) {
   set.add(prefix + "gyroscopic", &options.gyroscopic, "explicit gyroscopic torque");
 }
 
+RowBiasOptions VelocitySchemeOptions::row_bias(Real contact_recovery) const {
+  RowBiasOptions bias;
+  bias.baumgarte = baumgarte;
+  bias.limit_baumgarte = limit_baumgarte;
+  bias.contact_baumgarte = contact_recovery;
+  bias.contact_slop = contact_slop;
+  bias.restitution_override = restitution;
+  return bias;
+}
+
 void VelocityScheme::prepare(const Model& model, Data& data, const ContactModel& law, Real h) const {
   detect_contacts(model, data, options.contact_margin);
   compute_free_velocity(model, data, h, options.gyroscopic);
-  RowBiasOptions bias;
-  bias.baumgarte = options.baumgarte;
-  bias.limit_baumgarte = options.limit_baumgarte;
-  bias.contact_baumgarte = law.penetration_recovery(options.contact_baumgarte);
-  bias.contact_slop = options.contact_slop;
-  bias.restitution_override = options.restitution;
+  const RowBiasOptions bias = options.row_bias(law.penetration_recovery(options.contact_baumgarte));
   data.metrics.joint_violation = assemble_problem(model, data, h, bias);
 
   if (options.warm_start) {

@@ -17,6 +17,7 @@
 // which is stable for any gain and step.
 #pragma once
 
+#include "core/assembly.hpp"
 #include "core/scheme.hpp"
 
 namespace contactlab {
@@ -32,6 +33,9 @@ struct VelocitySchemeOptions {
   Real warm_start_radius = 0.02; // m, a previous contact of the same geom pair within this distance is matched
   bool gyroscopic = true;        // explicit gyroscopic torque -w x (I w)
   void validate() const;
+  // The assembly's bias options, with the law's penetration recovery (the
+  // law may replace contact_baumgarte, ContactModel::penetration_recovery).
+  RowBiasOptions row_bias(Real contact_recovery) const;
 };
 
 class VelocityScheme final : public Scheme {
