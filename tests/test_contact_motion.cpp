@@ -17,19 +17,11 @@
 #include "core/assembly.hpp"
 #include "geometry/contact_motion.hpp"
 #include "scenes/mjcf.hpp"
+#include "support/pairs.hpp"
 
 using namespace contactlab;
-
-namespace {
-
-std::string geom_xml(const std::string& type, const std::string& name) {
-  if (type == "sphere") return "<geom name=\"" + name + "\" type=\"sphere\" size=\"0.1\" mass=\"1\"/>";
-  if (type == "capsule") return "<geom name=\"" + name + "\" type=\"capsule\" size=\"0.05 0.15\" mass=\"1\"/>";
-  if (type == "box") return "<geom name=\"" + name + "\" type=\"box\" size=\"0.1 0.15 0.2\" mass=\"1\"/>";
-  return "<geom name=\"" + name + "\" type=\"cylinder\" size=\"0.1 0.05\" mass=\"1\"/>";
-}
-
-}  // namespace
+using test_pairs::pair_scene_xml;
+using test_pairs::pose_pair_at_gap;
 
 TEST_CASE("contact motion: first-order exact against the narrow phase for plane, sphere-sphere and sphere-capsule pairs") {
   const std::vector<std::string> shapes = {"plane", "sphere", "capsule", "box", "cylinder"};
@@ -43,30 +35,13 @@ TEST_CASE("contact motion: first-order exact against the narrow phase for plane,
     for (size_t j = std::max<size_t>(i, 1); j < shapes.size(); ++j) {
       const std::string a = shapes[i], b = shapes[j];
       for (int trial = 0; trial < 4; ++trial) {
-        std::string xml = "<mujoco model=\"p\"><option gravity=\"0 0 0\"/><worldbody>";
-        if (a == "plane") xml += "<geom name=\"ga\" type=\"plane\" size=\"5 5 0.1\"/>";
-        else xml += "<body name=\"a\" pos=\"0 0 0\"><freejoint/>" + geom_xml(a, "ga") + "</body>";
-        xml += "<body name=\"b\" pos=\"0 0 0.5\"><freejoint/>" + geom_xml(b, "gb") + "</body></worldbody></mujoco>";
-        Model model = load_mjcf_string(xml, "pair");
+        Model model = load_mjcf_string(pair_scene_xml(a, b), "pair");
         const int nb = model.num_bodies();
         Data base, moved;
         base.init(model);
         moved.init(model);
-        // b turned at random and lowered until the pair is within the margin, not touching.
-        const int ib = nb - 1;
-        base.q_WB[ib] = integrate_quaternion(Quat::Identity(), Vec3(u(rng), u(rng), u(rng)), 1.0);
-        if (nb == 2) base.q_WB[0] = integrate_quaternion(Quat::Identity(), Vec3(u(rng), u(rng), u(rng)), 1.0);
-        const Vec3 dir = a == "plane" ? Vec3(0, 0, 1) : Vec3(u(rng), u(rng), 1).normalized();
-        double lo = 0, hi = 1;
-        for (int it = 0; it < 60; ++it) {  // bisect the separation to a gap of ~2 mm
-          const double mid = 0.5 * (lo + hi);
-          base.x_W[ib] = mid * dir;
-          detect_contacts(model, base, 1.0);
-          double g = 1e9;
-          for (const Contact& c : base.contacts) g = std::min(g, c.gap);
-          (g > 0.002 ? hi : lo) = mid;
-        }
-        base.x_W[ib] = hi * dir;
+        // Turned at random, 2 mm apart: within the margin, not touching.
+        pose_pair_at_gap(model, base, rng, 0.002);
         detect_contacts(model, base, 0.01);
         REQUIRE_FALSE(base.contacts.empty());
         ContactMotion motion;

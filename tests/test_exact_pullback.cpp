@@ -33,6 +33,7 @@
 #include "core/assembly.hpp"
 #include "core/kinematics.hpp"
 #include "geometry/collision.hpp"
+#include "support/pairs.hpp"
 
 using namespace contactlab;
 
@@ -139,42 +140,21 @@ TEST_CASE("exact pull-back: the closed-form narrow phase in dual numbers matches
   // normals, tangents and gaps against central differences of the double
   // narrow phase (step 1e-7; bound 1e-6 of the largest tangent, measured
   // below 1e-7).
-  const char* shapes[][2] = {{"sphere", "0.1"}, {"capsule", "0.05 0.15"}, {"box", "0.1 0.15 0.2"},
-                             {"cylinder", "0.1 0.05"}};
+  const char* shapes[] = {"sphere", "capsule", "box", "cylinder"};
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> u(-1, 1);
   int checked = 0;
   for (int i = -1; i < 4; ++i) {
     for (int j = std::max(i, 0); j < 4; ++j) {
-      const std::string a = i < 0 ? "plane" : shapes[i][0], b = shapes[j][0];
+      const std::string a = i < 0 ? "plane" : shapes[i], b = shapes[j];
       CAPTURE(a);
       CAPTURE(b);
-      std::string xml = "<mujoco model=\"p\"><worldbody>";
-      if (i < 0)
-        xml += "<geom name=\"ga\" type=\"plane\" size=\"5 5 0.1\"/>";
-      else
-        xml += std::string("<body name=\"a\"><freejoint/><geom name=\"ga\" type=\"") + a + "\" size=\"" +
-               shapes[i][1] + "\" mass=\"1\"/></body>";
-      xml += std::string("<body name=\"b\" pos=\"0 0 0.5\"><freejoint/><geom name=\"gb\" type=\"") + b +
-             "\" size=\"" + shapes[j][1] + "\" mass=\"1\"/></body></worldbody></mujoco>";
-      const Model model = load_mjcf_string(xml, "pair");
+      const Model model = load_mjcf_string(test_pairs::pair_scene_xml(a, b), "pair");
       if (!pair_closed_form(model.geoms[0].type, model.geoms[1].type)) continue;
-      const int nb = model.num_bodies(), ib = nb - 1;
+      const int nb = model.num_bodies();
       Data d;
       d.init(model);
-      d.q_WB[ib] = integrate_quaternion(Quat::Identity(), Vec3(u(rng), u(rng), u(rng)), 1.0);
-      if (nb == 2) d.q_WB[0] = integrate_quaternion(Quat::Identity(), Vec3(u(rng), u(rng), u(rng)), 1.0);
-      const Vec3 dir = i < 0 ? Vec3(0, 0, 1) : Vec3(u(rng), u(rng), 1).normalized();
-      double lo = 0, hi = 1;  // bisect to a gap of ~3 mm
-      for (int it = 0; it < 60; ++it) {
-        const double mid = 0.5 * (lo + hi);
-        d.x_W[ib] = mid * dir;
-        detect_contacts(model, d, 1.0);
-        double g = 1e9;
-        for (const Contact& c : d.contacts) g = std::min(g, c.gap);
-        (g > 0.003 ? hi : lo) = mid;
-      }
-      d.x_W[ib] = hi * dir;
+      test_pairs::pose_pair_at_gap(model, d, rng, 0.003);  // 3 mm apart
       // A random twist of every body: x' = x + t dx, q' = Exp(t dth) q.
       std::vector<Vec3> dx(nb), dth(nb);
       for (int k = 0; k < nb; ++k) {
