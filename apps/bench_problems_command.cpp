@@ -19,6 +19,7 @@
 #include <limits>
 #include <sstream>
 
+#include "apps/command_line.hpp"
 #include "apps/compare_command.hpp"
 #include "apps/output_file.hpp"
 #include "apps/solve_command.hpp"
@@ -228,24 +229,9 @@ int bench_problems_cli(const std::vector<std::string>& args) {
       ("peer", po::value(&peer), "siconos: add Siconos' NSN-AC, NSN-FB and NSGS as rows")
       ("set", po::value<std::vector<std::string>>(&sets)->composing(), "KEY=VALUE for contactlab's solvers (repeatable)")
       ("out", po::value(&out_dir)->default_value(out_dir), "directory for results.csv, profile.csv and the PNG");
-  po::options_description hidden;
-  hidden.add_options()("paths", po::value(&paths)->composing());
-  po::options_description all;
-  all.add(opts).add(hidden);
-  po::positional_options_description pos;
-  pos.add("paths", -1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const std::exception& e) {
-    std::cerr << "contactlab bench-problems: error: " << e.what() << "\n" << opts;
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << opts;
-    return 0;
-  }
+  if (const int exit_code = parse_command_line(args, "contactlab bench-problems", opts, "paths", po::value(&paths)->composing(), -1, vm); exit_code >= 0)
+    return exit_code;
   try {
     if (paths.empty()) throw std::invalid_argument("missing DIR (a directory of .dat / .hdf5 problems)");
     if (!(tol > 0)) throw std::invalid_argument("--tol must be positive");

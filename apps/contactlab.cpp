@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/command_line.hpp"
 #include "apps/compare_command.hpp"
 #include "apps/grad_command.hpp"
 #include "apps/rollout_options.hpp"
@@ -83,24 +84,9 @@ int run_cli(const std::vector<std::string>& args) {
       ("stats", po::value(&rq.stats), "per-step metrics CSV")
       ("json", po::bool_switch(&rq.json), "print a JSON summary on stdout")
       ("list-options", "print every --set key of the chosen parts with its default and exit");
-  po::options_description hidden;
-  hidden.add_options()("scene", po::value(&rq.spec.scene));
-  po::options_description all;
-  all.add(opts).add(hidden);
-  po::positional_options_description pos;
-  pos.add("scene", 1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const std::exception& e) {
-    std::cerr << "contactlab run: error: " << e.what() << "\n" << opts;
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << opts;
-    return 0;
-  }
+  if (const int exit_code = parse_command_line(args, "contactlab run", opts, "scene", po::value(&rq.spec.scene), 1, vm); exit_code >= 0)
+    return exit_code;
   if (rq.spec.scene.empty()) {
     std::cerr << "contactlab run: error: missing SCENE (an MJCF file or one of: contactlab list scenes)\n";
     return 2;

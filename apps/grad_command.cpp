@@ -11,6 +11,7 @@
 
 #include "adjoints/gradcheck.hpp"
 #include "adjoints/rollout.hpp"
+#include "apps/command_line.hpp"
 #include "apps/rollout_options.hpp"
 
 namespace po = boost::program_options;
@@ -125,24 +126,9 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
         ("tol", po::value(&check_options.tolerance)->default_value(check_options.tolerance),
          "largest accepted relative error");
   add_rollout_options(opts, spec);
-  po::options_description hidden;
-  hidden.add_options()("scene", po::value(&spec.scene));
-  po::options_description all;
-  all.add(opts).add(hidden);
-  po::positional_options_description pos;
-  pos.add("scene", 1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const std::exception& e) {
-    std::cerr << name << ": error: " << e.what() << "\n" << opts;
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << opts;
-    return 0;
-  }
+  if (const int exit_code = parse_command_line(args, name, opts, "scene", po::value(&spec.scene), 1, vm); exit_code >= 0)
+    return exit_code;
   if (spec.scene.empty() || loss.empty() || (check && wrt.empty())) {
     std::cerr << name << ": error: missing " << (spec.scene.empty() ? "SCENE" : loss.empty() ? "--loss" : "--wrt")
               << "\n" << opts;

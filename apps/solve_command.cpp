@@ -6,6 +6,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "apps/command_line.hpp"
 #include "apps/output_file.hpp"
 #include "scenes/fc3d_solve.hpp"
 
@@ -47,24 +48,9 @@ int solve_cli(const std::vector<std::string>& args) {
       ("tol", po::value(&so.tol)->default_value(1e-6, "1e-6"), "success: relative error |natural map| / |q| <= T")
       ("out", po::value(&out), "CSV of the solution: contact,rn,rt1,rt2,un,ut1,ut2")
       ("json", po::bool_switch(&json), "print status, iterations, time and residuals as JSON");
-  po::options_description hidden;
-  hidden.add_options()("problem", po::value(&problem_path));
-  po::options_description all;
-  all.add(opts).add(hidden);
-  po::positional_options_description pos;
-  pos.add("problem", 1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const std::exception& e) {
-    std::cerr << "contactlab solve: error: " << e.what() << "\n" << opts;
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << opts;
-    return 0;
-  }
+  if (const int exit_code = parse_command_line(args, "contactlab solve", opts, "problem", po::value(&problem_path), 1, vm); exit_code >= 0)
+    return exit_code;
   if (problem_path.empty()) {
     std::cerr << "contactlab solve: error: missing PROBLEM (a Siconos .dat or FCLib .hdf5 file)\n";
     return 2;
