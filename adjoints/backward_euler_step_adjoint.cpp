@@ -4,7 +4,7 @@
 #include <chrono>
 #include <stdexcept>
 
-#include "core/assembly.hpp"
+#include "schemes/assembly.hpp"
 
 namespace contactlab {
 

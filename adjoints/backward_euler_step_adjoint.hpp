@@ -1,4 +1,4 @@
-// Reverse mode through one backward-Euler step (core/backward_euler_scheme.hpp;
+// Reverse mode through one backward-Euler step (schemes/backward_euler_scheme.hpp;
 // Ostrich's scheme, MATH.md A.1, D.1 in this code's variables).
 //
 // The step's solution (delta*, lambda*) satisfies, with x the inputs (state
@@ -13,7 +13,7 @@
 // central path, adjoints/local_sensitivity.hpp). E_delta includes the
 // derivative of J(q+)^T lambda with respect to u+ (the term Newton drops).
 // E_delta, W_delta and the x-derivatives are central differences of the
-// scheme's own row evaluation (core/backward_euler_rows.hpp) at the recorded
+// scheme's own row evaluation (schemes/backward_euler_rows.hpp) at the recorded
 // solution, with the step's contact set carried by ContactMotion; E_lambda and
 // W_lambda are exact. Reverse: with u+_bar from the state after the step,
 //   z = -E_delta^-T u+_bar,  lambda_bar = E_lambda^T z,  b_bar = VJP(lambda_bar),
@@ -23,16 +23,16 @@
 #include <memory>
 #include <vector>
 
+#include "adjoints/contact_redetection.hpp"
 #include "adjoints/grad_inputs.hpp"
 #include "adjoints/local_sensitivity.hpp"
 #include "adjoints/loss.hpp"
-#include "adjoints/contact_redetection.hpp"
 #include "adjoints/step_problem.hpp"
 #include "adjoints/velocity_step_adjoint.hpp"
-#include "contact_models/contact_model.hpp"
-#include "core/backward_euler_rows.hpp"
-#include "core/backward_euler_scheme.hpp"
+#include "core/contact_model.hpp"
 #include "core/dual.hpp"
+#include "schemes/backward_euler_rows.hpp"
+#include "schemes/backward_euler_scheme.hpp"
 
 namespace contactlab {
 

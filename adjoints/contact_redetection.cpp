@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <limits>
 
-#include "core/assembly.hpp"
 #include "geometry/collision.hpp"
+#include "schemes/assembly.hpp"
 
 namespace contactlab {
 

@@ -8,7 +8,7 @@
 // sphere-sphere, sphere-capsule); for others (capsule-capsule, sphere or
 // capsule against a box, cylinder pairs, some box-box manifolds) its normal
 // and point moved at a different rate (measured in
-// tests/test_contact_motion.cpp), and so did the gradients.
+// tests/geometry/test_contact_motion.cpp), and so did the gradients.
 //
 // Only the recorded contacts' geom pairs are rerun, pair by pair (a contact
 // of another pair appearing would change the set; the step's contacts are
@@ -25,8 +25,8 @@
 #include "core/data.hpp"
 #include "core/dual.hpp"
 #include "core/kinematics.hpp"
-#include "geometry/collision.hpp"
 #include "core/model.hpp"
+#include "geometry/collision.hpp"
 #include "geometry/contact_motion.hpp"
 
 namespace contactlab {

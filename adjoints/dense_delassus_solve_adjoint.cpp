@@ -14,7 +14,7 @@
 #include "adjoints/block_law.hpp"
 #include "adjoints/law_linearisation.hpp"
 #include "adjoints/paired_solve_adjoints.hpp"
-#include "solvers/dense_cholesky.hpp"
+#include "core/linalg/dense_cholesky.hpp"
 #include "solvers/padmm.hpp"
 
 namespace contactlab {

@@ -35,7 +35,7 @@
 #include "adjoints/block_law.hpp"
 #include "adjoints/law_linearisation.hpp"
 #include "adjoints/paired_solve_adjoints.hpp"
-#include "solvers/krylov.hpp"
+#include "core/linalg/krylov.hpp"
 #include "solvers/solver_common.hpp"
 
 namespace contactlab {

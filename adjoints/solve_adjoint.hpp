@@ -38,9 +38,9 @@
 #include <string>
 
 #include "adjoints/local_sensitivity.hpp"
-#include "contact_models/contact_model.hpp"
 #include "core/constraint_problem.hpp"
-#include "solvers/solver.hpp"
+#include "core/contact_model.hpp"
+#include "core/solver.hpp"
 
 namespace contactlab {
 

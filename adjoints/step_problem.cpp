@@ -1,6 +1,6 @@
 #include "adjoints/step_problem.hpp"
 
-#include "core/assembly.hpp"
+#include "schemes/assembly.hpp"
 
 namespace contactlab {
 

@@ -12,11 +12,11 @@
 
 #include <vector>
 
-#include "core/data.hpp"
-#include "core/model.hpp"
-#include "core/velocity_scheme.hpp"
 #include "adjoints/contact_redetection.hpp"
+#include "core/data.hpp"
 #include "core/dual.hpp"
+#include "core/model.hpp"
+#include "schemes/velocity_scheme.hpp"
 
 namespace contactlab {
 

@@ -24,10 +24,10 @@
 
 #include "adjoints/grad_inputs.hpp"
 #include "adjoints/local_sensitivity.hpp"
-#include "adjoints/solve_adjoint.hpp"
 #include "adjoints/loss.hpp"
+#include "adjoints/solve_adjoint.hpp"
 #include "adjoints/step_problem.hpp"
-#include "contact_models/contact_model.hpp"
+#include "core/contact_model.hpp"
 
 namespace contactlab {
 

@@ -21,12 +21,12 @@
 
 #include "apps/command_line.hpp"
 #include "apps/compare_command.hpp"
-#include "apps/output_file.hpp"
 #include "apps/solve_command.hpp"
-#include "core/factory.hpp"
-#include "scenes/fc3d_solve.hpp"
-#include "scenes/performance_profile.hpp"
-#include "scenes/siconos_peer.hpp"
+#include "io/output_file.hpp"
+#include "peers/siconos_peer.hpp"
+#include "sim/registry.hpp"
+#include "studies/fc3d_solve.hpp"
+#include "studies/performance_profile.hpp"
 
 namespace po = boost::program_options;
 

@@ -12,8 +12,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "apps/output_file.hpp"
-#include "scenes/mujoco_peer.hpp"
+#include "io/output_file.hpp"
+#include "peers/mujoco_peer.hpp"
 
 namespace po = boost::program_options;
 

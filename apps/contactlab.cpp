@@ -13,8 +13,9 @@
 #include "apps/run_command.hpp"
 #include "apps/solve_command.hpp"
 #include "apps/validate_command.hpp"
-#include "core/factory.hpp"
-#include "scenes/scene_library.hpp"
+#include "io/scene_library.hpp"
+#include "peers/register_peers.hpp"
+#include "sim/registry.hpp"
 
 namespace po = boost::program_options;
 using namespace contactlab;
@@ -98,6 +99,7 @@ int run_cli(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  register_builtin_peers();
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) return compare_default_job();
   const std::string cmd = args[0];

@@ -9,10 +9,11 @@
 
 #include <sys/resource.h>
 
-#include "adjoints/gradcheck.hpp"
-#include "adjoints/rollout.hpp"
 #include "apps/command_line.hpp"
 #include "apps/rollout_options.hpp"
+#include "io/scene_library.hpp"
+#include "sim/gradcheck.hpp"
+#include "sim/rollout.hpp"
 
 namespace po = boost::program_options;
 
@@ -142,8 +143,10 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
       else sim_sets.push_back(kv);
     }
     spec.sets = sim_sets;
+    std::vector<std::string> warnings;
+    spec.model = std::make_shared<const Model>(load_scene(spec.scene, &warnings));
+    for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
     PreparedRollout r = prepare_rollout(spec);
-    for (const auto& w : r.warnings) std::cerr << "warning: " << w << "\n";
     if (wrt.empty()) wrt = default_inputs(r.sim.model());
     const Loss parsed_loss = Loss::parse(loss, r.sim.model());
     const std::vector<GradInput> inputs = parse_grad_inputs(wrt, r.sim.model());

@@ -4,7 +4,7 @@
 
 #include <boost/program_options.hpp>
 
-#include "scenes/rollout_setup.hpp"
+#include "sim/rollout_setup.hpp"
 
 namespace contactlab {
 

@@ -11,14 +11,14 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "apps/output_file.hpp"
 #include "apps/progress.hpp"
 #include "core/metrics.hpp"
-#include "core/simulation.hpp"
-#include "scenes/mjcf.hpp"
-#include "scenes/mujoco_peer.hpp"
-#include "scenes/rollout_setup.hpp"
-#include "scenes/scene_library.hpp"
+#include "io/mjcf.hpp"
+#include "io/output_file.hpp"
+#include "io/scene_library.hpp"
+#include "peers/mujoco_peer.hpp"
+#include "sim/rollout_setup.hpp"
+#include "sim/simulation.hpp"
 
 namespace contactlab {
 
@@ -39,9 +39,12 @@ int run_command(const RunRequest& rq) {
   OutputFile out_csv(rq.out), stats_csv(rq.stats);
   try {
     const std::string path = resolve_scene(rq.spec.scene);
-    PreparedRollout rollout = prepare_rollout(rq.spec);
+    std::vector<std::string> warnings;
+    RolloutSpec spec = rq.spec;
+    spec.model = std::make_shared<const Model>(load_mjcf_file(path, &warnings));
+    PreparedRollout rollout = prepare_rollout(spec);
     if (!rq.quiet)
-      for (const auto& w : rollout.warnings) std::cerr << "warning: " << w << "\n";
+      for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
     Simulation& sim = rollout.sim;
     const Model& m = sim.model();
     const Real h = rollout.h;

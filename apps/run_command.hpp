@@ -4,13 +4,13 @@
 #include <string>
 #include <vector>
 
-#include "scenes/rollout_setup.hpp"
+#include "sim/rollout_setup.hpp"
 
 namespace contactlab {
 
 struct RunRequest {
   RolloutSpec spec;       // scene, parts, settings, steps, controls
-  std::string peer;       // "mujoco": run the file in MuJoCo instead (scenes/mujoco_peer.hpp)
+  std::string peer;       // "mujoco": run the file in MuJoCo instead (peers/mujoco_peer.hpp)
   std::string out, stats;
   bool json = false;
   bool quiet = false;     // no warnings/progress (used by the default job)

@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "apps/command_line.hpp"
-#include "apps/output_file.hpp"
-#include "scenes/fc3d_solve.hpp"
+#include "io/output_file.hpp"
+#include "studies/fc3d_solve.hpp"
 
 namespace po = boost::program_options;
 

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "scenes/validation.hpp"
+#include "studies/validation.hpp"
 
 namespace contactlab {
 

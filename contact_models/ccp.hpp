@@ -17,7 +17,7 @@
 //
 // Gliding (physical for this model, not a solver error): while sliding the
 // law puts v+ on the boundary of K*, v+_n = mu |v+_t|, instead of de Saxce's
-// v+_n = 0: a sliding body separates at mu |v_t|. Measured (tests/test_ccp.cpp,
+// v+_n = 0: a sliding body separates at mu |v_t|. Measured (tests/contact_models/test_ccp.cpp,
 // docs/solver_convex_newton.md): a unit particle with v_free = (-0.1, 2, 0),
 // mu = 0.5 leaves at sigma = (0.78, 1.56, 0) (de Saxce: (0, 1.95, 0)); a 1 kg
 // cube sliding at 2 m/s on a plane (h = 1 ms) is launched at 0.80 m/s, flies
@@ -41,7 +41,7 @@
 //    not stopped short of the surface.
 #pragma once
 
-#include "contact_models/contact_model.hpp"
+#include "core/contact_model.hpp"
 
 namespace contactlab {
 

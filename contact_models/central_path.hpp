@@ -5,7 +5,7 @@
 // i.e. lambda^T sigma^ = rho and mu^2 lambda_n v_t + sigma^_n lambda_t = 0
 // (∘ the Jordan product of the Lorentz cone Q, e = (1, 0, 0); S maps K_mu
 // and S^-1 maps K_mu* onto Q and keeps the pairing; checked in
-// tests/test_central_path.cpp). rho -> 0 gives de Saxce's law (desaxce.hpp).
+// tests/contact_models/test_central_path.cpp). rho -> 0 gives de Saxce's law (desaxce.hpp).
 // Separating contacts keep lambda_n ~ rho/sigma^_n > 0, sticking ones
 // |sigma^| ~ rho/|lambda|; the modes join smoothly (docs/central_path.md).
 //

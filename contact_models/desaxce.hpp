@@ -6,7 +6,7 @@
 // lambda_t = -mu lambda_n v_t/|v_t|). No compliance.
 #pragma once
 
-#include "contact_models/contact_model.hpp"
+#include "core/contact_model.hpp"
 
 namespace contactlab {
 

@@ -44,7 +44,7 @@
 namespace contactlab {
 namespace soc_smoothing {
 
-// Newton iterations allowed in friction(); tests/test_central_path.cpp
+// Newton iterations allowed in friction(); tests/contact_models/test_central_path.cpp
 // measures the count actually used on random and near-boundary inputs.
 constexpr int kMaxIterations = 100;
 

@@ -96,4 +96,13 @@ struct ConstraintProblem {
   void dense_delassus(MatX& D) const;
 };
 
+// Entries of the Delassus operator from the rows and bodies (explicit W: its
+// entries), without the rows' compliance.
+// M^-1 j for one body's 6-vector (v, w), world frame.
+Vec6 body_minv(const ConstraintProblem& pr, int body, const Vec6& j);
+// (J M^-1 J^T)_rr of row r from its two ends.
+Real delassus_diagonal_entry(const ConstraintProblem& pr, int r);
+// (J M^-1 J^T)_rs.
+Real delassus_entry(const ConstraintProblem& pr, int r, int s);
+
 }  // namespace contactlab

@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "core/constraint_problem.hpp"
+#include "core/contact.hpp"
 #include "core/math.hpp"
 #include "core/model.hpp"
-#include "geometry/contact.hpp"
-#include "solvers/solver.hpp"
+#include "core/solver.hpp"
 
 namespace contactlab {
 

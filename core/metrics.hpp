@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "contact_models/contact_model.hpp"
 #include "core/constraint_problem.hpp"
+#include "core/contact_model.hpp"
 #include "core/data.hpp"
 
 namespace contactlab {

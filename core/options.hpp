@@ -4,6 +4,8 @@
 #pragma once
 
 #include <limits>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,24 @@ class OptionSet {
   };
   const Entry* find(const std::string& key) const;
   std::vector<Entry> entries_;
+};
+
+// The checks of an options struct's Validate(): each throws
+// std::invalid_argument "<Type>.<field> <what> (got <value>)" unless ok.
+class OptionCheck {
+ public:
+  explicit OptionCheck(const char* type) : type_(type) {}
+
+  template <typename V>
+  void operator()(bool ok, const char* field, V value, const char* what) const {
+    if (ok) return;
+    std::ostringstream s;
+    s << type_ << "." << field << " " << what << " (got " << value << ")";
+    throw std::invalid_argument(s.str());
+  }
+
+ private:
+  const char* type_;
 };
 
 }  // namespace contactlab

@@ -5,11 +5,11 @@
 
 #include <string>
 
-#include "contact_models/contact_model.hpp"
+#include "core/contact_model.hpp"
 #include "core/data.hpp"
 #include "core/model.hpp"
 #include "core/options.hpp"
-#include "solvers/solver.hpp"
+#include "core/solver.hpp"
 
 namespace contactlab {
 

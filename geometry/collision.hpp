@@ -4,9 +4,9 @@
 
 #include <vector>
 
+#include "core/contact.hpp"
 #include "core/math.hpp"
 #include "core/model.hpp"
-#include "geometry/contact.hpp"
 
 namespace contactlab {
 

@@ -1,4 +1,4 @@
-# Plots the b_N sweep of tests/test_central_path.cpp (unit particle, b = (b_N, 1, 0),
+# Plots the b_N sweep of tests/contact_models/test_central_path.cpp (unit particle, b = (b_N, 1, 0),
 # mu = 0.5, PGS): impulses and the sensitivity d lambda_n / d b_N of de Saxce's law and
 # of the central_path law for three rho (Kim et al. Fig. 3). From the repository root:
 #   CONTACTLAB_CENTRAL_PATH_SWEEP=docs/central_path_sweep.csv \

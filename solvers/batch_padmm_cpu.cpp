@@ -5,8 +5,8 @@
 #include <string>
 
 #include "contact_models/cone.hpp"
-#include "core/cuda/batch_padmm.hpp"
-#include "solvers/dense_cholesky.hpp"
+#include "core/linalg/dense_cholesky.hpp"
+#include "solvers/cuda/batch_padmm.hpp"
 
 namespace contactlab {
 
@@ -96,7 +96,7 @@ void batch_padmm_solution(const BatchPadmmState& state, int world, std::vector<R
 }
 
 #ifndef CONTACTLAB_HAVE_CUDA
-// Built without CUDA: the host API reports no device (core/cuda/batch_padmm.hpp).
+// Built without CUDA: the host API reports no device (solvers/cuda/batch_padmm.hpp).
 bool cuda_available() { return false; }
 static void no_cuda() { throw std::runtime_error("contactlab was built without CUDA"); }
 void cuda_padmm_iterate(BatchPadmmState&, int) { no_cuda(); }

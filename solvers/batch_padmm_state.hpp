@@ -3,7 +3,7 @@
 // contacts; world w uses the leading rows(w) entries of its slot. The
 // Cholesky factor of each world's P D P + (eta+rho) I is computed on the CPU
 // (batch_padmm_load). CUDA-free: the CUDA path copies these arrays to the
-// device and back (core/cuda/batch_padmm.hpp); the CPU path
+// device and back (solvers/cuda/batch_padmm.hpp); the CPU path
 // (solvers/batch_padmm_cpu.hpp) is its oracle.
 #pragma once
 

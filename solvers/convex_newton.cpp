@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "contact_models/ccp_zones.hpp"
-#include "solvers/dense_cholesky.hpp"
+#include "core/linalg/dense_cholesky.hpp"
 
 namespace contactlab {
 

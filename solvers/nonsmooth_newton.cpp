@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "contact_models/fb_math.hpp"
-#include "solvers/krylov.hpp"
+#include "core/linalg/krylov.hpp"
 #include "solvers/solver_common.hpp"
 
 namespace contactlab {

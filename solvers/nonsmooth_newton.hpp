@@ -25,7 +25,7 @@
 
 #include <vector>
 
-#include "solvers/solver.hpp"
+#include "core/solver.hpp"
 
 namespace contactlab {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "solvers/dense_cholesky.hpp"
+#include "core/linalg/dense_cholesky.hpp"
 #include "solvers/padmm_kernels.hpp"
 
 namespace contactlab {

@@ -1,6 +1,6 @@
 // One world's Proximal-ADMM iteration (Kamino; MATH.md C.2) on raw pointers,
 // CL_HD so that the CPU solver (solvers/padmm.cpp), the CPU batch path
-// (solvers/batch_padmm_cpu.cpp) and the CUDA kernel (core/cuda/batch_padmm.cu)
+// (solvers/batch_padmm_cpu.cpp) and the CUDA kernel (solvers/cuda/batch_padmm.cu)
 // run the same source; the CPU result is the oracle for the GPU.
 //
 // Everything here is in the Jacobi-scaled variables of C.2:
@@ -26,7 +26,7 @@
 
 #include "contact_models/cone.hpp"
 #include "core/host_device.hpp"
-#include "solvers/dense_cholesky.hpp"
+#include "core/linalg/dense_cholesky.hpp"
 
 namespace contactlab {
 namespace padmm {

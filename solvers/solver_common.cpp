@@ -43,12 +43,6 @@ void fail_solve(SolveStats& stats, std::vector<Real>& lambda, std::vector<Real>&
   std::fill(v_plus.begin(), v_plus.end(), Real(0));
 }
 
-Real dot(const Real* a, const Real* b, int n) {
-  Real s = 0;
-  for (int i = 0; i < n; ++i) s += a[i] * b[i];
-  return s;
-}
-
 const Real* law_contact_compliance(const ContactModel& law, const Real* mu, int nc, Real* R) {
   if (law.is_hard()) {
     std::fill(R, R + 3 * nc, Real(0));
@@ -56,43 +50,6 @@ const Real* law_contact_compliance(const ContactModel& law, const Real* mu, int 
   }
   law.contact_compliance(mu, nc, R);
   return R;
-}
-
-Vec6 body_minv(const ConstraintProblem& pr, int body, const Vec6& j) {
-  Vec6 out;
-  out.head<3>() = pr.inv_mass[body] * j.head<3>();
-  out.tail<3>() = pr.inv_inertia_W[body] * j.tail<3>();
-  return out;
-}
-
-Real delassus_diagonal_entry(const ConstraintProblem& pr, int r) {
-  if (pr.explicit_delassus()) return pr.explicit_W->diagonal(r);
-  const ConstraintRow& row = pr.rows[r];
-  Real d = 0;
-  for (int side = 0; side < 2; ++side) {
-    const int b = side == 0 ? row.body_a : row.body_b;
-    if (b < 0) continue;
-    const Vec6& j = side == 0 ? row.J_a : row.J_b;
-    d += pr.inv_mass[b] * j.head<3>().squaredNorm() + j.tail<3>().dot(pr.inv_inertia_W[b] * j.tail<3>());
-  }
-  return d;
-}
-
-Real delassus_entry(const ConstraintProblem& pr, int r, int s) {
-  if (pr.explicit_delassus()) return pr.explicit_W->entry(r, s);
-  if (r == s) return delassus_diagonal_entry(pr, r);
-  const ConstraintRow& a = pr.rows[r];
-  const ConstraintRow& c = pr.rows[s];
-  Real d = 0;
-  for (int side_a = 0; side_a < 2; ++side_a) {
-    const int b = side_a == 0 ? a.body_a : a.body_b;
-    if (b < 0) continue;
-    for (int side_c = 0; side_c < 2; ++side_c) {
-      if ((side_c == 0 ? c.body_a : c.body_b) != b) continue;
-      d += (side_a == 0 ? a.J_a : a.J_b).dot(body_minv(pr, b, side_c == 0 ? c.J_a : c.J_b));
-    }
-  }
-  return d;
 }
 
 Real complementarity_residual(const ConstraintProblem& pr, const Real* lambda, const Real* v, const Real* contact_w) {

@@ -11,7 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "solvers/solver.hpp"
+#include "core/linalg/vector_ops.hpp"
+#include "core/options.hpp"
+#include "core/solver.hpp"
 
 namespace contactlab {
 
@@ -38,23 +40,7 @@ class SolverWithOptions : public Solver {
 
 namespace solver_common {
 
-// The checks of an options struct's Validate(): each throws
-// std::invalid_argument "<Type>.<field> <what> (got <value>)" unless ok.
-class OptionCheck {
- public:
-  explicit OptionCheck(const char* type) : type_(type) {}
-
-  template <typename V>
-  void operator()(bool ok, const char* field, V value, const char* what) const {
-    if (ok) return;
-    std::ostringstream s;
-    s << type_ << "." << field << " " << what << " (got " << value << ")";
-    throw std::invalid_argument(s.str());
-  }
-
- private:
-  const char* type_;
-};
+using contactlab::OptionCheck;
 
 // Throws std::invalid_argument ("<solver>: ...") when the problem's sizes are
 // inconsistent or a row refers to a body out of range.
@@ -90,7 +76,7 @@ T* grow(std::vector<T>& v, size_t n) {
   return v.data();
 }
 
-Real dot(const Real* a, const Real* b, int n);
+using linalg::dot;
 
 // r <- max(r, x), keeping a NaN once seen (std::max would drop it and hide a
 // numerical failure behind a small residual).
@@ -109,13 +95,10 @@ inline Real row_compliance(const ConstraintProblem& pr, const Real* contact_R, i
   return pr.compliance[r] + (contact_R && r >= off ? contact_R[r - off] : Real(0));
 }
 
-// M^-1 j for one body's 6-vector (v, w), world frame.
-Vec6 body_minv(const ConstraintProblem& pr, int body, const Vec6& j);
-
-// (J M^-1 J^T)_rr of row r from its two ends, without compliance.
-Real delassus_diagonal_entry(const ConstraintProblem& pr, int r);
-// (J M^-1 J^T)_rs, without compliance (explicit W: its entry).
-Real delassus_entry(const ConstraintProblem& pr, int r, int s);
+// The Delassus entries (core/constraint_problem.hpp).
+using contactlab::body_minv;
+using contactlab::delassus_diagonal_entry;
+using contactlab::delassus_entry;
 
 // Complementarity residual (MATH.md E.1): max over limit rows |lambda_i v_i|
 // and over contacts |lambda_k . w_k|, w the contact rows' v + Gamma(v) (3 nc

@@ -9,10 +9,10 @@
 #include <random>
 #include <string>
 
-#include "core/assembly.hpp"
 #include "core/data.hpp"
 #include "core/math.hpp"
 #include "core/model.hpp"
+#include "schemes/assembly.hpp"
 
 namespace contactlab {
 namespace test_pairs {

@@ -22,7 +22,7 @@
 #include "contact_models/desaxce.hpp"
 #include "core/constraint_problem.hpp"
 #include "core/options.hpp"
-#include "solvers/solver.hpp"
+#include "core/solver.hpp"
 
 namespace contactlab {
 namespace test_problems {

@@ -1,0 +1,59 @@
+// Solver: finds (lambda, v+) for a ConstraintProblem under a ContactModel.
+// Solvers are stateless apart from their options; every buffer they use lives
+// in a SolverWorkspace owned by the world's Data and sized on first use, so the
+// step loop does not allocate once sizes have been seen.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/constraint_problem.hpp"
+#include "core/contact_model.hpp"
+#include "core/options.hpp"
+
+namespace contactlab {
+
+enum class SolveStatus { Converged, MaxIterations, NumericalFailure };
+const char* to_string(SolveStatus s);
+
+// The same statistics from every solver, so solvers can be compared.
+struct SolveStats {
+  SolveStatus status = SolveStatus::Converged;
+  int iterations = 0;
+  Real r_primal = 0, r_dual = 0, r_compl = 0;  // solver's own residuals at exit (its scaling)
+  std::vector<Real> residual_history;          // per iteration: max(r_primal, r_dual, r_compl)
+  bool record_history = false;                 // set by the caller; off in the hot loop
+};
+
+// Initial guess for a solve: impulses and velocities per row, when known.
+struct WarmStart {
+  bool valid = false;
+  std::vector<Real> lambda;  // (m)
+  std::vector<Real> v;       // (m)
+};
+
+class SolverWorkspace {
+ public:
+  virtual ~SolverWorkspace() = default;
+};
+
+class Solver {
+ public:
+  virtual ~Solver() = default;
+  virtual std::string name() const = 0;
+  // Whether this solver can solve this law; if not, `why` says so in one line.
+  virtual bool accepts(const ContactModel& law, std::string* why) const = 0;
+  virtual std::unique_ptr<SolverWorkspace> make_workspace() const = 0;
+  // Whether the solver re-evaluates problem.nonlinear_rows at each iterate
+  // (required by schemes that evaluate constraints at q+, e.g. backward Euler).
+  virtual bool relinearises() const { return false; }
+  // Solves. lambda and v_plus are resized to the number of rows (std::vector
+  // keeps its capacity, so a reused buffer does not allocate).
+  virtual void solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
+                     SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
+                     SolveStats& stats) const = 0;
+  virtual void bind_options(OptionSet& set, const std::string& prefix) = 0;
+};
+
+}  // namespace contactlab

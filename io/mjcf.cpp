@@ -1,0 +1,976 @@
+// MJCF reader: XML (tinyxml2) -> Model. See mjcf.hpp for the subset and the
+// conventions. The document is read in passes so that element order does not
+// matter, as in MuJoCo: compiler/option/default, then the body tree, then the
+// sections that refer to bodies, joints and actuators by name.
+#include "io/mjcf.hpp"
+
+#include <tinyxml2.h>
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <initializer_list>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "io/mass_properties.hpp"
+
+namespace contactlab {
+
+namespace {
+
+std::string format_error(const std::string& file, int line, const std::string& message) {
+  if (line > 0) return file + ":" + std::to_string(line) + ": " + message;
+  return file + ": " + message;
+}
+
+}  // namespace
+
+MjcfError::MjcfError(const std::string& file, int line, const std::string& message)
+    : std::runtime_error(format_error(file, line, message)), file_(file), line_(line), message_(message) {}
+
+namespace {
+
+using tinyxml2::XMLAttribute;
+using tinyxml2::XMLDocument;
+using tinyxml2::XMLElement;
+
+std::string num(Real v) {
+  std::ostringstream s;
+  s.precision(10);
+  s << v;
+  return s.str();
+}
+
+bool is(const XMLElement* el, const char* tag) { return std::strcmp(el->Name(), tag) == 0; }
+
+// An attribute found on an element (or on the default that supplies it).
+struct Attr {
+  const char* name = nullptr;
+  std::string tag;              // element it was found on, for messages
+  const char* value = nullptr;  // null: absent
+  int line = 0;
+  explicit operator bool() const { return value != nullptr; }
+};
+
+struct Frame {
+  Vec3 pos = Vec3::Zero();
+  Quat quat = Quat::Identity();
+};
+
+// Minimal rotation taking +z onto the unit vector v, as MuJoCo (a half turn
+// about x when v = -z).
+Quat z_to(const Vec3& v) {
+  Vec3 axis = Vec3::UnitZ().cross(v);
+  const Real s = axis.norm();
+  if (s < 1e-10) {
+    axis = Vec3::UnitX();
+  } else {
+    axis /= s;
+  }
+  const Real angle = std::atan2(s, v.z());
+  return Quat(Eigen::AngleAxis<Real>(angle, axis));
+}
+
+const char* const kGeomTypes[] = {"plane", "sphere", "box", "capsule", "cylinder"};
+const GeomType kGeomTypeValues[] = {GeomType::Plane, GeomType::Sphere, GeomType::Box, GeomType::Capsule,
+                                    GeomType::Cylinder};
+
+class Parser {
+ public:
+  Parser(std::string file, std::vector<std::string>* warnings) : file_(std::move(file)), warnings_(warnings) {}
+
+  Model parse(const std::string& xml) {
+    XMLDocument doc;
+    if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) {
+      // ErrorStr() repeats the id and line; keep only its detail ("XMLElement name=geom").
+      const std::string full = doc.ErrorStr() ? doc.ErrorStr() : "";
+      const size_t at = full.find(": ", full.find("Line number="));
+      const std::string detail = at == std::string::npos ? "" : ": " + full.substr(at + 2);
+      fail(doc.ErrorLineNum(), std::string("XML parse error ") + doc.ErrorName() + detail);
+    }
+    const XMLElement* root = doc.RootElement();
+    if (!root) fail(0, "no root element (expected <mujoco>)");
+    if (!is(root, "mujoco"))
+      fail(root->GetLineNum(), std::string("root element is <") + root->Name() + ">, expected <mujoco>");
+    check_attributes(root, {"model"});
+    model_.source_file = file_;
+    const Attr name = attr(root, "model");
+    model_.name = name ? name.value : "";
+
+    for (const XMLElement* el = root->FirstChildElement(); el; el = el->NextSiblingElement()) {
+      if (is(el, "compiler"))
+        parse_compiler(el);
+      else if (is(el, "option"))
+        parse_option(el);
+      else if (is(el, "default"))
+        parse_default(el);
+      else if (is(el, "include"))
+        fail(el->GetLineNum(), "<include> is not supported: merge the files");
+    }
+    for (const XMLElement* el = root->FirstChildElement("worldbody"); el; el = el->NextSiblingElement("worldbody"))
+      parse_worldbody(el);
+    // Internal welds go after the MJCF joints so that joint ids match MuJoCo's.
+    model_.joints.insert(model_.joints.end(), welds_.begin(), welds_.end());
+    for (const XMLElement* el = root->FirstChildElement(); el; el = el->NextSiblingElement()) {
+      if (is(el, "contact"))
+        parse_contact(el);
+      else if (is(el, "equality"))
+        parse_equality(el);
+      else if (is(el, "actuator"))
+        parse_actuator_section(el);
+    }
+    for (const XMLElement* el = root->FirstChildElement("custom"); el; el = el->NextSiblingElement("custom"))
+      parse_custom(el);
+    for (const XMLElement* el = root->FirstChildElement("keyframe"); el; el = el->NextSiblingElement("keyframe"))
+      parse_keyframes(el);
+    static const char* const known[] = {"compiler", "option",   "default", "worldbody", "contact",
+                                        "equality", "actuator", "custom",  "keyframe"};
+    for (const XMLElement* el = root->FirstChildElement(); el; el = el->NextSiblingElement()) {
+      if (std::none_of(std::begin(known), std::end(known), [&](const char* k) { return is(el, k); }))
+        ignore_element(el);
+    }
+
+    try {
+      model_.validate();
+    } catch (const std::invalid_argument& e) {
+      fail(root->GetLineNum(), e.what());
+    }
+    return std::move(model_);
+  }
+
+ private:
+  // ---- messages ------------------------------------------------------------
+
+  [[noreturn]] void fail(int line, const std::string& message) const { throw MjcfError(file_, line, message); }
+
+  void warn(int line, const std::string& message) {
+    const std::string text = format_error(file_, line, message);
+    if (warnings_) {
+      warnings_->push_back(text);
+    } else {
+      std::cerr << "warning: " << text << "\n";
+    }
+  }
+
+  // One warning per element name per file keeps the output short on big files.
+  void ignore_element(const XMLElement* el) {
+    if (warned_.insert(std::string("<") + el->Name()).second)
+      warn(el->GetLineNum(), std::string("ignoring unsupported element <") + el->Name() + ">");
+  }
+
+  void check_attributes(const XMLElement* el, std::initializer_list<const char*> supported) {
+    for (const XMLAttribute* a = el->FirstAttribute(); a; a = a->Next()) {
+      const bool ok = std::any_of(supported.begin(), supported.end(),
+                                  [&](const char* s) { return std::strcmp(s, a->Name()) == 0; });
+      if (ok) continue;
+      if (warned_.insert(std::string(el->Name()) + "@" + a->Name()).second)
+        warn(a->GetLineNum(),
+             std::string("ignoring unsupported attribute '") + a->Name() + "' on <" + el->Name() + ">");
+    }
+  }
+
+  static std::string describe(const XMLElement* el) {
+    const char* name = el->Attribute("name");
+    std::string s = std::string("<") + el->Name() + ">";
+    if (name && *name) s += std::string(" '") + name + "'";
+    return s;
+  }
+
+  // ---- attribute values ----------------------------------------------------
+
+  // Looks the attribute up on the element, then on `def` (a <default> child).
+  static Attr attr(const XMLElement* el, const char* name, const XMLElement* def = nullptr) {
+    for (const XMLElement* e : {el, def}) {
+      if (!e) continue;
+      for (const XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
+        if (std::strcmp(a->Name(), name) == 0) {
+          Attr out;
+          out.name = name;
+          out.tag = e->Name();
+          out.value = a->Value();
+          out.line = a->GetLineNum();
+          return out;
+        }
+      }
+    }
+    Attr none;
+    none.name = name;
+    none.tag = el->Name();
+    none.line = el->GetLineNum();
+    return none;
+  }
+
+  std::string where(const Attr& a) const { return std::string("attribute '") + a.name + "' of <" + a.tag + ">"; }
+
+  Attr require(const XMLElement* el, const char* name) const {
+    Attr a = attr(el, name);
+    if (!a) fail(el->GetLineNum(), describe(el) + " needs attribute '" + name + "'");
+    return a;
+  }
+
+  std::vector<Real> reals(const Attr& a) const {
+    std::vector<Real> out;
+    const char* p = a.value;
+    while (true) {
+      while (*p && std::isspace(static_cast<unsigned char>(*p))) ++p;
+      if (!*p) break;
+      const char* start = p;
+      while (*p && !std::isspace(static_cast<unsigned char>(*p))) ++p;
+      const std::string token(start, p);
+      const char* s = (*start == '+') ? start + 1 : start;
+      double v = 0;
+      const auto result = std::from_chars(s, p, v);
+      if (result.ec == std::errc::result_out_of_range) fail(a.line, where(a) + ": '" + token + "' is out of range");
+      if (result.ec != std::errc() || result.ptr != p) fail(a.line, where(a) + ": '" + token + "' is not a number");
+      if (!std::isfinite(v)) fail(a.line, where(a) + ": non-finite value '" + token + "'");
+      out.push_back(v);
+    }
+    return out;
+  }
+
+  std::vector<Real> reals(const Attr& a, size_t lo, size_t hi) const {
+    std::vector<Real> v = reals(a);
+    if (v.size() < lo || v.size() > hi) {
+      const std::string need = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
+      fail(a.line, where(a) + " needs " + need + " numbers, got " + std::to_string(v.size()));
+    }
+    return v;
+  }
+
+  Real real(const Attr& a) const { return reals(a, 1, 1)[0]; }
+  Real real(const Attr& a, Real fallback) const { return a ? real(a) : fallback; }
+
+  Real nonnegative(const Attr& a, Real fallback) const {
+    const Real v = real(a, fallback);
+    if (v < 0) fail(a.line, where(a) + " must be >= 0, got " + num(v));
+    return v;
+  }
+
+  Vec3 vec3(const Attr& a, const Vec3& fallback = Vec3::Zero()) const {
+    if (!a) return fallback;
+    const std::vector<Real> v = reals(a, 3, 3);
+    return Vec3(v[0], v[1], v[2]);
+  }
+
+  int integer(const Attr& a, int fallback) const {
+    if (!a) return fallback;
+    const char* s = a.value;
+    while (std::isspace(static_cast<unsigned char>(*s))) ++s;
+    const char* end = s + std::strlen(s);
+    while (end > s && std::isspace(static_cast<unsigned char>(end[-1]))) --end;
+    int v = 0;
+    const auto result = std::from_chars(s, end, v);
+    if (result.ec != std::errc() || result.ptr != end || s == end)
+      fail(a.line, where(a) + ": '" + a.value + "' is not an integer");
+    return v;
+  }
+
+  int bitmask(const Attr& a) const {
+    const int v = integer(a, 1);
+    if (v < 0) fail(a.line, where(a) + " must be >= 0, got " + std::to_string(v));
+    return v;
+  }
+
+  int keyword(const Attr& a, std::initializer_list<const char*> choices) const {
+    int i = 0;
+    std::string list;
+    for (const char* c : choices) {
+      if (std::strcmp(a.value, c) == 0) return i;
+      list += (i ? ", " : "") + std::string(c);
+      ++i;
+    }
+    fail(a.line, where(a) + ": unknown value '" + a.value + "' (expected " + list + ")");
+  }
+
+  bool boolean(const Attr& a, bool fallback) const {
+    if (!a) return fallback;
+    return keyword(a, {"false", "true"}) == 1;
+  }
+
+  // limited / ctrllimited: explicit true/false wins; absent or "auto" means
+  // "limited when a range is given" (compiler autolimits).
+  bool limited(const Attr& flag, bool has_range) const {
+    if (!flag) return compiler_autolimits_ && has_range;
+    const int k = keyword(flag, {"false", "true", "auto"});
+    return k == 2 ? has_range : k == 1;
+  }
+
+  Real angle_scale() const { return compiler_degrees_ ? kPi / 180.0 : 1.0; }
+
+  // Orientation from quat | axisangle | euler | xyaxes | zaxis (at most one), as MuJoCo.
+  Quat orientation(const XMLElement* el) const {
+    const Attr q = attr(el, "quat"), aa = attr(el, "axisangle"), eu = attr(el, "euler"), xy = attr(el, "xyaxes"),
+               za = attr(el, "zaxis");
+    const int count = int(bool(q)) + int(bool(aa)) + int(bool(eu)) + int(bool(xy)) + int(bool(za));
+    if (count > 1)
+      fail(el->GetLineNum(), describe(el) + " has more than one orientation (quat, axisangle, euler, xyaxes, zaxis)");
+    if (q) {
+      const std::vector<Real> v = reals(q, 4, 4);
+      Quat out(v[0], v[1], v[2], v[3]);
+      if (out.norm() < 1e-10) fail(q.line, where(q) + ": zero quaternion");
+      return out.normalized();
+    }
+    if (aa) {
+      const std::vector<Real> v = reals(aa, 4, 4);
+      Vec3 axis(v[0], v[1], v[2]);
+      if (axis.norm() < 1e-10) fail(aa.line, where(aa) + ": zero axis");
+      return Quat(Eigen::AngleAxis<Real>(v[3] * angle_scale(), axis.normalized()));
+    }
+    if (eu) {
+      const std::vector<Real> v = reals(eu, 3, 3);
+      Quat out = Quat::Identity();
+      for (int i = 0; i < 3; ++i) {
+        const char c = compiler_eulerseq_[i];
+        const int k = std::tolower(static_cast<unsigned char>(c)) - 'x';
+        const Quat r(Eigen::AngleAxis<Real>(v[i] * angle_scale(), Vec3::Unit(k)));
+        // Lowercase: intrinsic (rotating axes, post-multiply); uppercase: extrinsic.
+        out = std::islower(static_cast<unsigned char>(c)) ? out * r : r * out;
+      }
+      return out.normalized();
+    }
+    if (xy) {
+      const std::vector<Real> v = reals(xy, 6, 6);
+      Vec3 x(v[0], v[1], v[2]), y(v[3], v[4], v[5]);
+      if (x.norm() < 1e-10) fail(xy.line, where(xy) + ": zero x axis");
+      x.normalize();
+      y -= x * x.dot(y);
+      if (y.norm() < 1e-10) fail(xy.line, where(xy) + ": y axis parallel to x axis");
+      y.normalize();
+      Mat3 R;
+      R.col(0) = x;
+      R.col(1) = y;
+      R.col(2) = x.cross(y);
+      return Quat(R).normalized();
+    }
+    if (za) {
+      const Vec3 z = vec3(za);
+      if (z.norm() < 1e-10) fail(za.line, where(za) + ": zero axis");
+      return z_to(z.normalized());
+    }
+    return Quat::Identity();
+  }
+
+  // ---- names ---------------------------------------------------------------
+
+  void register_name(std::map<std::string, int>& names, const XMLElement* el, int id, const char* kind) {
+    const Attr a = attr(el, "name");
+    if (!a || !*a.value) return;
+    const std::string name = a.value;
+    if (std::strcmp(kind, "body") == 0 && name == "world")
+      fail(a.line, "body name 'world' is reserved for the world body");
+    const auto it = names.find(name);
+    if (it != names.end()) fail(a.line, std::string("duplicate ") + kind + " name '" + name + "'");
+    names[name] = id;
+  }
+
+  // Body by name; "world" is the world body (-1).
+  int body_ref(const Attr& a) const {
+    if (std::strcmp(a.value, "world") == 0) return -1;
+    const auto it = body_names_.find(a.value);
+    if (it == body_names_.end()) fail(a.line, where(a) + ": unknown body '" + a.value + "'");
+    return it->second;
+  }
+
+  Frame body_frame0(int b) const {
+    Frame f;
+    if (b >= 0) {
+      f.pos = model_.bodies[b].pos0_W;
+      f.quat = model_.bodies[b].quat0_WB;
+    }
+    return f;
+  }
+
+  // ---- top-level settings --------------------------------------------------
+
+  void parse_compiler(const XMLElement* el) {
+    check_attributes(el, {"angle", "eulerseq", "autolimits", "inertiafromgeom", "coordinate"});
+    if (const Attr a = attr(el, "angle")) compiler_degrees_ = keyword(a, {"radian", "degree"}) == 1;
+    if (const Attr a = attr(el, "eulerseq")) {
+      const std::string seq = a.value;
+      const bool ok = seq.size() == 3 &&
+                      std::all_of(seq.begin(), seq.end(), [](char c) { return std::strchr("xyzXYZ", c) != nullptr; });
+      if (!ok) fail(a.line, where(a) + ": '" + seq + "' is not a sequence of three of x, y, z, X, Y, Z");
+      compiler_eulerseq_ = seq;
+    }
+    compiler_autolimits_ = boolean(attr(el, "autolimits"), compiler_autolimits_);
+    if (const Attr a = attr(el, "inertiafromgeom")) inertia_from_geom_ = keyword(a, {"false", "true", "auto"});
+    if (const Attr a = attr(el, "coordinate")) {
+      if (keyword(a, {"local", "global"}) == 1) fail(a.line, "compiler coordinate=\"global\" is not supported");
+    }
+    for (const XMLElement* c = el->FirstChildElement(); c; c = c->NextSiblingElement()) ignore_element(c);
+  }
+
+  void parse_option(const XMLElement* el) {
+    check_attributes(el, {"timestep", "gravity", "integrator"});
+    // MuJoCo's integrator is MuJoCo's (the peer engine uses it); contactlab's
+    // scheme is chosen with --scheme. Validated so a typo is not silently MuJoCo's Euler.
+    if (const Attr a = attr(el, "integrator")) keyword(a, {"Euler", "RK4", "implicit", "implicitfast"});
+    if (const Attr a = attr(el, "timestep")) {
+      const Real h = real(a);
+      if (!(h > 0)) fail(a.line, where(a) + " must be > 0, got " + num(h));
+      model_.options.timestep = h;
+    }
+    model_.options.gravity = vec3(attr(el, "gravity"), model_.options.gravity);
+    for (const XMLElement* c = el->FirstChildElement(); c; c = c->NextSiblingElement()) ignore_element(c);
+  }
+
+  // Top-level default class: attribute defaults for <geom> and <joint>.
+  void parse_default(const XMLElement* el) {
+    check_attributes(el, {"class"});
+    for (const XMLElement* c = el->FirstChildElement(); c; c = c->NextSiblingElement()) {
+      if (is(c, "geom")) {
+        check_attributes(c, {"type", "size", "mass", "density", "friction", "contype", "conaffinity", "margin"});
+        default_geom_ = c;
+      } else if (is(c, "joint")) {
+        check_attributes(c, {"type", "pos", "axis", "range", "limited", "damping", "armature"});
+        default_joint_ = c;
+      } else {
+        ignore_element(c);  // nested classes, actuator defaults, sites, ...
+      }
+    }
+  }
+
+  // ---- body tree -----------------------------------------------------------
+
+  void parse_worldbody(const XMLElement* el) {
+    check_attributes(el, {});
+    for (const XMLElement* c = el->FirstChildElement(); c; c = c->NextSiblingElement()) {
+      if (is(c, "geom"))
+        parse_geom(c, -1, nullptr);
+      else if (is(c, "joint") || is(c, "freejoint") || is(c, "inertial"))
+        fail(c->GetLineNum(), std::string("<") + c->Name() + "> is not allowed in <worldbody>");
+      else if (!is(c, "body"))
+        ignore_element(c);
+    }
+    for (const XMLElement* c = el->FirstChildElement("body"); c; c = c->NextSiblingElement("body"))
+      parse_body(c, -1, Frame(), true);
+  }
+
+  void parse_body(const XMLElement* el, int parent, const Frame& parent_W, bool parent_fixed) {
+    check_attributes(el, {"name", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis"});
+    const int id = static_cast<int>(model_.bodies.size());
+    register_name(body_names_, el, id, "body");
+    Body body;
+    body.name = attr(el, "name") ? attr(el, "name").value : "";
+    body.parent = parent;
+    body.pos0_W = parent_W.pos + parent_W.quat * vec3(attr(el, "pos"));
+    body.quat0_WB = (parent_W.quat * orientation(el)).normalized();
+    model_.bodies.push_back(body);
+    const Frame self{body.pos0_W, body.quat0_WB};
+    const std::string label = describe(el);
+
+    std::vector<const XMLElement*> joints, geoms, inertials, children;
+    for (const XMLElement* c = el->FirstChildElement(); c; c = c->NextSiblingElement()) {
+      if (is(c, "joint") || is(c, "freejoint"))
+        joints.push_back(c);
+      else if (is(c, "geom"))
+        geoms.push_back(c);
+      else if (is(c, "inertial"))
+        inertials.push_back(c);
+      else if (is(c, "body"))
+        children.push_back(c);
+      else
+        ignore_element(c);
+    }
+    if (inertials.size() > 1) fail(inertials[1]->GetLineNum(), label + " has more than one <inertial>");
+    if (joints.size() > 1)
+      fail(joints[1]->GetLineNum(), label +
+                                        " has more than one joint; contactlab supports one joint per body "
+                                        "(use a ball or free joint, or nest bodies)");
+
+    bool fixed = false;
+    if (!joints.empty()) {
+      parse_joint(joints[0], id, parent, parent_W, self);
+    } else if (parent_fixed) {
+      fixed = true;
+    } else {
+      // Rigidly attached to a moving parent: an internal weld.
+      Joint w;
+      w.type = JointType::Weld;
+      w.body = id;
+      w.parent = parent;
+      w.qpos_adr = w.qvel_adr = -1;
+      set_reference(w, parent_W, self);
+      welds_.push_back(w);
+    }
+    model_.bodies[id].fixed = fixed;
+
+    MassAccumulator from_geoms;
+    for (const XMLElement* g : geoms) parse_geom(g, id, &from_geoms);
+
+    MassProperties mp;
+    int mass_line = el->GetLineNum();
+    const bool use_inertial = !inertials.empty() && inertia_from_geom_ != 1;  // 1: compiler inertiafromgeom="true"
+    if (use_inertial) {
+      mp = parse_inertial(inertials[0]);
+      mass_line = inertials[0]->GetLineNum();
+    } else if (inertia_from_geom_ != 0) {
+      mp = from_geoms.result();
+    }
+    if (!fixed) {
+      // Maximal coordinates need an invertible mass matrix for every moving body,
+      // including a joint-less body welded to a moving parent (MuJoCo would fold it).
+      if (!(mp.mass > 0))
+        fail(mass_line, label + (joints.empty() ? " is welded to a moving parent" : " has a joint") +
+                            " but its mass is " + num(mp.mass) +
+                            "; give it an <inertial> or geoms with volume (contactlab simulates every moving "
+                            "body, massless frames included)");
+      const Real min_eig = Eigen::SelfAdjointEigenSolver<Mat3>(mp.inertia).eigenvalues().minCoeff();
+      if (!(min_eig > 0))
+        fail(mass_line,
+             label + " moves but its inertia is not positive definite (smallest eigenvalue " + num(min_eig) + ")");
+    }
+    Body& b = model_.bodies[id];
+    b.mass = mp.mass;
+    b.com_B = mp.com;
+    b.inertia_B = mp.inertia;
+
+    for (const XMLElement* c : children) parse_body(c, id, self, fixed);
+  }
+
+  static void set_reference(Joint& j, const Frame& parent_W, const Frame& child_W) {
+    j.rel_quat0 = (parent_W.quat.conjugate() * child_W.quat).normalized();
+    const Vec3 anchor_W = child_W.pos + child_W.quat * j.anchor_B;
+    j.anchor_parent = parent_W.quat.conjugate() * (anchor_W - parent_W.pos);
+    j.axis_parent = j.rel_quat0 * j.axis_B;
+  }
+
+  void parse_joint(const XMLElement* el, int body, int parent, const Frame& parent_W, const Frame& self) {
+    Joint j;
+    j.body = body;
+    j.parent = parent;
+    const XMLElement* def = nullptr;
+    if (is(el, "freejoint")) {
+      check_attributes(el, {"name"});
+      j.type = JointType::Free;
+    } else {
+      check_attributes(el, {"name", "type", "pos", "axis", "range", "limited", "damping", "armature"});
+      def = default_joint_;
+      if (const Attr t = attr(el, "type", def)) {
+        static const JointType types[] = {JointType::Hinge, JointType::Slide, JointType::Ball, JointType::Free};
+        j.type = types[keyword(t, {"hinge", "slide", "ball", "free"})];
+      }
+    }
+    const int id = static_cast<int>(model_.joints.size());
+    register_name(joint_names_, el, id, "joint");
+    j.name = attr(el, "name") ? attr(el, "name").value : "";
+    const std::string label = describe(el);
+
+    if (j.type == JointType::Free && parent != -1)
+      fail(el->GetLineNum(),
+           "a free joint (" + label + ") is only allowed in a top-level body (a direct child of <worldbody>)");
+    if (j.type == JointType::Free) {
+      if (attr(el, "pos")) warn(attr(el, "pos").line, "pos of free joint " + label + " is ignored");
+    } else {
+      j.anchor_B = vec3(attr(el, "pos", def));
+    }
+    if (j.type == JointType::Hinge || j.type == JointType::Slide) {
+      const Attr a = attr(el, "axis", def);
+      const Vec3 axis = vec3(a, Vec3::UnitZ());
+      if (axis.norm() < 1e-10) fail(a.line, where(a) + ": joint axis must not be zero");
+      j.axis_B = axis.normalized();
+    }
+
+    const Attr range = attr(el, "range", def);
+    j.limited = limited(attr(el, "limited", def), bool(range));
+    std::vector<Real> r;
+    if (range) {
+      r = reals(range, 2, 2);
+      const Real scale = (j.type == JointType::Hinge || j.type == JointType::Ball) ? angle_scale() : 1.0;
+      j.range_lo = r[0] * scale;
+      j.range_hi = r[1] * scale;
+    }
+    if (j.limited) {
+      if (j.type == JointType::Free) fail(el->GetLineNum(), label + " cannot be limited");
+      if (!range) fail(el->GetLineNum(), label + " is limited but has no range");
+      // A ball joint's range is (0, max angle).
+      if (j.type == JointType::Ball ? !(j.range_hi > 0) : !(j.range_lo < j.range_hi))
+        fail(range.line, label + ": invalid range " + num(r[0]) + " " + num(r[1]));
+    }
+    j.damping = nonnegative(attr(el, "damping", def), 0);
+    j.armature = nonnegative(attr(el, "armature", def), 0);
+
+    j.qpos_adr = model_.nq;
+    j.qvel_adr = model_.nv;
+    switch (j.type) {
+      case JointType::Free:
+        model_.nq += 7;
+        model_.nv += 6;
+        break;
+      case JointType::Ball:
+        model_.nq += 4;
+        model_.nv += 3;
+        break;
+      default:
+        model_.nq += 1;
+        model_.nv += 1;
+        break;
+    }
+    set_reference(j, parent_W, self);
+    model_.joints.push_back(j);
+  }
+
+  void parse_geom(const XMLElement* el, int body, MassAccumulator* acc) {
+    check_attributes(el, {"name", "type", "size", "fromto", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis",
+                          "mass", "density", "friction", "contype", "conaffinity", "margin"});
+    const XMLElement* def = default_geom_;
+    const int id = static_cast<int>(model_.geoms.size());
+    register_name(geom_names_, el, id, "geom");
+    Geom g;
+    g.name = attr(el, "name") ? attr(el, "name").value : "";
+    g.body = body;
+    const std::string label = describe(el);
+
+    if (const Attr t = attr(el, "type", def)) {
+      static const char* const other[] = {"ellipsoid", "mesh", "hfield", "sdf"};
+      if (std::any_of(std::begin(other), std::end(other), [&](const char* o) { return std::strcmp(o, t.value) == 0; }))
+        fail(t.line, std::string("geom type '") + t.value +
+                         "' is not supported (supported: plane, sphere, box, capsule, cylinder)");
+      g.type = kGeomTypeValues[keyword(t, {kGeomTypes[0], kGeomTypes[1], kGeomTypes[2], kGeomTypes[3], kGeomTypes[4]})];
+    }
+
+    const Attr size_attr = attr(el, "size", def);
+    std::vector<Real> size;
+    if (size_attr) size = reals(size_attr, 0, 3);
+    const Attr fromto = attr(el, "fromto");
+    if (fromto && g.type != GeomType::Capsule && g.type != GeomType::Cylinder && g.type != GeomType::Box)
+      fail(fromto.line, label + ": fromto is only valid for capsule, cylinder and box");
+    size_t needed = 0;
+    switch (g.type) {
+      case GeomType::Sphere:
+        needed = 1;
+        break;
+      case GeomType::Capsule:
+      case GeomType::Cylinder:
+        needed = fromto ? 1 : 2;
+        break;
+      case GeomType::Box:
+        needed = fromto ? 1 : 3;
+        break;
+      case GeomType::Plane:
+        needed = 0;
+        break;
+    }
+    const int size_line = size_attr ? size_attr.line : el->GetLineNum();
+    if (size.size() < needed)
+      fail(size_line, label + " of type " + kGeomTypes[int(g.type)] + " needs " + std::to_string(needed) +
+                          " size value(s), got " + std::to_string(size.size()));
+    for (size_t i = 0; i < needed; ++i)
+      if (!(size[i] > 0)) fail(size_line, label + ": size[" + std::to_string(i) + "] must be > 0, got " + num(size[i]));
+    for (size_t i = 0; i < size.size(); ++i) g.size[i] = size[i];
+
+    if (fromto) {
+      const std::vector<Real> v = reals(fromto, 6, 6);
+      const Vec3 a(v[0], v[1], v[2]), b(v[3], v[4], v[5]);
+      const Real length = (b - a).norm();
+      if (length < 1e-10) fail(fromto.line, label + ": fromto has zero length");
+      for (const char* o : {"pos", "quat", "axisangle", "euler", "xyaxes", "zaxis"})
+        if (const Attr x = attr(el, o)) warn(x.line, label + ": '" + o + "' is ignored because fromto is given");
+      g.pos_B = 0.5 * (a + b);
+      g.quat_BG = z_to((a - b) / length);  // MuJoCo points the geom z axis from `to` to `from`
+      if (g.type == GeomType::Box) {
+        g.size[1] = g.size[0];  // MuJoCo 2.2: a fromto box is square in section
+        g.size[2] = 0.5 * length;
+      } else {
+        g.size[1] = 0.5 * length;
+      }
+    } else {
+      g.pos_B = vec3(attr(el, "pos"));
+      g.quat_BG = orientation(el);
+    }
+
+    if (const Attr f = attr(el, "friction", def)) {
+      g.friction = reals(f, 1, 3)[0];
+      if (g.friction < 0) fail(f.line, where(f) + " must be >= 0, got " + num(g.friction));
+    }
+    g.contype = bitmask(attr(el, "contype", def));
+    g.conaffinity = bitmask(attr(el, "conaffinity", def));
+    g.margin = nonnegative(attr(el, "margin", def), 0);
+
+    const Attr mass_attr = attr(el, "mass", def);
+    const Real density = nonnegative(attr(el, "density", def), 1000.0);
+    const Real mass = mass_attr ? nonnegative(mass_attr, 0) : density * geom_volume(g.type, g.size);
+    if (acc && g.type != GeomType::Plane)
+      acc->add(mass, g.pos_B, g.quat_BG.toRotationMatrix(), geom_principal_inertia(g.type, g.size, mass));
+    model_.geoms.push_back(g);
+  }
+
+  MassProperties parse_inertial(const XMLElement* el) {
+    check_attributes(el,
+                     {"pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "mass", "diaginertia", "fullinertia"});
+    MassProperties mp;
+    mp.com = vec3(require(el, "pos"));
+    const Attr m = require(el, "mass");
+    mp.mass = real(m);
+    if (mp.mass < 0) fail(m.line, where(m) + " must be >= 0, got " + num(mp.mass));
+    const Attr diag = attr(el, "diaginertia"), full = attr(el, "fullinertia");
+    if (diag && full) fail(el->GetLineNum(), "<inertial> has both diaginertia and fullinertia");
+    const Quat q = orientation(el);
+    if (diag) {
+      const Vec3 d = vec3(diag);
+      if (d.minCoeff() < 0) fail(diag.line, where(diag) + " must be >= 0");
+      const Mat3 R = q.toRotationMatrix();
+      mp.inertia = R * d.asDiagonal() * R.transpose();
+    } else if (full) {
+      for (const char* o : {"quat", "axisangle", "euler", "xyaxes", "zaxis"})
+        if (attr(el, o)) fail(el->GetLineNum(), "<inertial> with fullinertia cannot also have an orientation");
+      const std::vector<Real> v = reals(full, 6, 6);  // Ixx Iyy Izz Ixy Ixz Iyz
+      mp.inertia << v[0], v[3], v[4], v[3], v[1], v[5], v[4], v[5], v[2];
+    }
+    return mp;
+  }
+
+  // ---- sections that refer to the tree -------------------------------------
+
+  void parse_contact(const XMLElement* sec) {
+    check_attributes(sec, {});
+    for (const XMLElement* el = sec->FirstChildElement(); el; el = el->NextSiblingElement()) {
+      if (!is(el, "exclude")) {
+        ignore_element(el);
+        continue;
+      }
+      check_attributes(el, {"name", "body1", "body2"});
+      int a = body_ref(require(el, "body1")), b = body_ref(require(el, "body2"));
+      if (a == b) fail(el->GetLineNum(), describe(el) + " excludes a body from itself");
+      if (a > b) std::swap(a, b);
+      const std::pair<int, int> pair(a, b);
+      auto& list = model_.excluded_body_pairs;
+      if (std::find(list.begin(), list.end(), pair) == list.end()) list.push_back(pair);
+    }
+  }
+
+  void parse_equality(const XMLElement* sec) {
+    check_attributes(sec, {});
+    for (const XMLElement* el = sec->FirstChildElement(); el; el = el->NextSiblingElement()) {
+      const bool connect = is(el, "connect");
+      if (!connect && !is(el, "weld")) {
+        ignore_element(el);
+        continue;
+      }
+      if (connect)
+        check_attributes(el, {"name", "body1", "body2", "anchor"});
+      else
+        check_attributes(el, {"name", "body1", "body2", "relpose"});
+      Equality e;
+      e.type = connect ? EqualityType::Connect : EqualityType::Weld;
+      register_name(equality_names_, el, static_cast<int>(model_.equalities.size()), "equality");
+      e.name = attr(el, "name") ? attr(el, "name").value : "";
+      e.body1 = body_ref(require(el, "body1"));
+      const Attr b2 = attr(el, "body2");
+      e.body2 = b2 ? body_ref(b2) : -1;
+      if (e.body1 == e.body2) fail(el->GetLineNum(), describe(el) + " connects a body to itself");
+      const Frame f1 = body_frame0(e.body1), f2 = body_frame0(e.body2);
+      if (connect) {
+        e.anchor1 = vec3(require(el, "anchor"));
+        const Vec3 p_W = f1.pos + f1.quat * e.anchor1;
+        e.anchor2 = f2.quat.conjugate() * (p_W - f2.pos);
+      } else {
+        e.rel_quat = (f1.quat.conjugate() * f2.quat).normalized();
+        e.anchor1 = f1.quat.conjugate() * (f2.pos - f1.pos);
+        if (const Attr rp = attr(el, "relpose")) {
+          // MuJoCo: a zero quaternion in relpose means "take it from qpos0".
+          const std::vector<Real> v = reals(rp, 7, 7);
+          const Quat q(v[3], v[4], v[5], v[6]);
+          if (q.norm() > 1e-10) {
+            e.anchor1 = Vec3(v[0], v[1], v[2]);
+            e.rel_quat = q.normalized();
+          }
+        }
+      }
+      model_.equalities.push_back(e);
+    }
+  }
+
+  void parse_actuator_section(const XMLElement* sec) {
+    check_attributes(sec, {});
+    for (const XMLElement* el = sec->FirstChildElement(); el; el = el->NextSiblingElement()) {
+      if (is(el, "motor") || is(el, "position") || is(el, "velocity"))
+        parse_actuator(el);
+      else
+        ignore_element(el);
+    }
+  }
+
+  void parse_actuator(const XMLElement* el) {
+    Actuator a;
+    const std::string label = describe(el);
+    for (const char* t : {"tendon", "site", "jointinparent", "body", "cranksite", "slidersite"})
+      if (attr(el, t)) fail(el->GetLineNum(), label + ": only joint transmissions are supported (found '" + t + "')");
+    if (is(el, "motor")) {
+      check_attributes(el, {"name", "joint", "gear", "ctrlrange", "ctrllimited"});
+      a.type = ActuatorType::Motor;
+    } else if (is(el, "position")) {
+      check_attributes(el, {"name", "joint", "gear", "ctrlrange", "ctrllimited", "kp", "kv"});
+      a.type = ActuatorType::Position;
+      a.kp = real(attr(el, "kp"), 1.0);
+      a.kv = nonnegative(attr(el, "kv"), 0.0);
+    } else {
+      check_attributes(el, {"name", "joint", "gear", "ctrlrange", "ctrllimited", "kv"});
+      a.type = ActuatorType::Velocity;
+      a.kp = real(attr(el, "kv"), 1.0);  // Actuator::kp holds the velocity gain
+    }
+    const int id = static_cast<int>(model_.actuators.size());
+    register_name(actuator_names_, el, id, "actuator");
+    a.name = attr(el, "name") ? attr(el, "name").value : "";
+
+    const Attr ja = require(el, "joint");
+    const auto it = joint_names_.find(ja.value);
+    if (it == joint_names_.end()) fail(ja.line, where(ja) + ": unknown joint '" + ja.value + "'");
+    a.joint = it->second;
+    const JointType jt = model_.joints[a.joint].type;
+    if (jt == JointType::Ball) fail(el->GetLineNum(), label + ": actuators on ball joints are not supported");
+    if (jt == JointType::Free && a.type != ActuatorType::Motor)
+      fail(el->GetLineNum(), label + ": only a <motor> (6-number gear) can drive a free joint");
+
+    if (const Attr g = attr(el, "gear")) {
+      const std::vector<Real> v = reals(g, 1, 6);
+      a.gear.setZero();
+      for (size_t i = 0; i < v.size(); ++i) a.gear[i] = v[i];
+    }
+    const Attr range = attr(el, "ctrlrange");
+    a.ctrl_limited = limited(attr(el, "ctrllimited"), bool(range));
+    if (range) {
+      const std::vector<Real> r = reals(range, 2, 2);
+      a.ctrl_lo = r[0];
+      a.ctrl_hi = r[1];
+    }
+    if (a.ctrl_limited) {
+      if (!range) fail(el->GetLineNum(), label + " is ctrllimited but has no ctrlrange");
+      if (!(a.ctrl_lo < a.ctrl_hi)) fail(range.line, label + ": invalid ctrlrange");
+    }
+    model_.actuators.push_back(a);
+  }
+
+  void parse_custom(const XMLElement* sec) {
+    check_attributes(sec, {});
+    for (const XMLElement* el = sec->FirstChildElement(); el; el = el->NextSiblingElement()) {
+      if (is(el, "text") || is(el, "tuple")) continue;  // valid MJCF, nothing for us
+      if (!is(el, "numeric")) {
+        ignore_element(el);
+        continue;
+      }
+      check_attributes(el, {"name", "size", "data"});
+      const std::string name = require(el, "name").value;
+      const Attr data = attr(el, "data");
+      const std::vector<Real> v = data ? reals(data) : std::vector<Real>();
+      const int line = data ? data.line : el->GetLineNum();
+      if (name.rfind("contactlab.", 0) != 0) continue;  // other numerics are not ours
+      const std::string restitution = "contactlab.restitution", ctrl = "contactlab.ctrl.";
+      if (name == "contactlab.duration") {
+        if (v.size() != 1 || !(v[0] > 0)) fail(line, name + " needs one number > 0");
+        model_.default_duration = v[0];
+      } else if (name == restitution) {
+        model_.restitution_default = restitution_value(v, name, line);
+      } else if (name.rfind(restitution + ".", 0) == 0) {
+        parse_restitution_pair(name, name.substr(restitution.size() + 1), restitution_value(v, name, line), line);
+      } else if (name.rfind(ctrl, 0) == 0) {
+        parse_schedule(name, name.substr(ctrl.size()), v, line);
+      } else {
+        warn(el->GetLineNum(), "ignoring unknown contactlab extension '" + name + "'");
+      }
+    }
+  }
+
+  Real restitution_value(const std::vector<Real>& v, const std::string& name, int line) const {
+    if (v.size() != 1) fail(line, name + " needs one number, got " + std::to_string(v.size()));
+    if (v[0] < 0 || v[0] > 1) fail(line, name + ": restitution must be in [0, 1], got " + num(v[0]));
+    return v[0];
+  }
+
+  // GEOM1.GEOM2 where geom names may themselves contain dots: exactly one split must name two geoms.
+  void parse_restitution_pair(const std::string& name, const std::string& pair, Real e, int line) {
+    std::vector<std::pair<int, int>> found;
+    for (size_t p = pair.find('.'); p != std::string::npos; p = pair.find('.', p + 1)) {
+      const auto a = geom_names_.find(pair.substr(0, p)), b = geom_names_.find(pair.substr(p + 1));
+      if (a != geom_names_.end() && b != geom_names_.end())
+        found.emplace_back(std::min(a->second, b->second), std::max(a->second, b->second));
+    }
+    if (found.empty()) fail(line, name + ": expected contactlab.restitution.GEOM1.GEOM2 with two named geoms");
+    if (found.size() > 1) fail(line, name + ": ambiguous geom names");
+    for (const auto& entry : model_.restitution_pairs)
+      if (entry.first == found[0]) fail(line, name + ": restitution of this geom pair is given twice");
+    model_.restitution_pairs.emplace_back(found[0], e);
+  }
+
+  void parse_schedule(const std::string& name, const std::string& actuator, const std::vector<Real>& v, int line) {
+    const auto it = actuator_names_.find(actuator);
+    if (it == actuator_names_.end()) fail(line, name + ": unknown actuator '" + actuator + "'");
+    if (v.size() < 2 || v.size() % 2 != 0)
+      fail(line, name + ": data must be pairs 't0 u0 t1 u1 ...', got " + std::to_string(v.size()) + " numbers");
+    ControlSchedule s;
+    s.actuator = it->second;
+    for (size_t i = 0; i < v.size(); i += 2) {
+      if (!s.times.empty() && !(v[i] > s.times.back()))
+        fail(line, name + ": times must strictly increase (" + num(s.times.back()) + " then " + num(v[i]) + ")");
+      s.times.push_back(v[i]);
+      s.values.push_back(v[i + 1]);
+    }
+    for (const ControlSchedule& other : model_.control_schedules)
+      if (other.actuator == s.actuator) fail(line, name + ": actuator '" + actuator + "' already has a schedule");
+    model_.control_schedules.push_back(s);
+  }
+
+  void parse_keyframes(const XMLElement* sec) {
+    check_attributes(sec, {});
+    for (const XMLElement* el = sec->FirstChildElement(); el; el = el->NextSiblingElement()) {
+      if (!is(el, "key")) {
+        ignore_element(el);
+        continue;
+      }
+      check_attributes(el, {"name", "qpos", "qvel"});
+      register_name(key_names_, el, static_cast<int>(model_.keyframes.size()), "keyframe");
+      Keyframe k;
+      k.name = attr(el, "name") ? attr(el, "name").value : "";
+      if (const Attr q = attr(el, "qpos")) {
+        k.qpos = reals(q);
+        if (static_cast<int>(k.qpos.size()) != model_.nq)
+          fail(q.line, "keyframe " + describe(el) + ": qpos has " + std::to_string(k.qpos.size()) +
+                           " numbers, the model has nq = " + std::to_string(model_.nq));
+      }
+      if (const Attr q = attr(el, "qvel")) {
+        k.qvel = reals(q);
+        if (static_cast<int>(k.qvel.size()) != model_.nv)
+          fail(q.line, "keyframe " + describe(el) + ": qvel has " + std::to_string(k.qvel.size()) +
+                           " numbers, the model has nv = " + std::to_string(model_.nv));
+      }
+      model_.keyframes.push_back(k);
+    }
+  }
+
+  std::string file_;
+  std::vector<std::string>* warnings_;
+  std::set<std::string> warned_;
+  Model model_;
+  std::vector<Joint> welds_;
+  std::map<std::string, int> body_names_, geom_names_, joint_names_, actuator_names_, equality_names_, key_names_;
+  const XMLElement* default_geom_ = nullptr;
+  const XMLElement* default_joint_ = nullptr;
+  bool compiler_degrees_ = true;
+  std::string compiler_eulerseq_ = "xyz";
+  bool compiler_autolimits_ = true;
+  int inertia_from_geom_ = 2;  // 0 false, 1 true, 2 auto (index into the keyword list)
+};
+
+}  // namespace
+
+Model load_mjcf_string(const std::string& xml, const std::string& label, std::vector<std::string>* warnings) {
+  Parser parser(label.empty() ? "<string>" : label, warnings);
+  return parser.parse(xml);
+}
+
+Model load_mjcf_file(const std::string& path, std::vector<std::string>* warnings) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw MjcfError(path, 0, "cannot open file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return load_mjcf_string(text.str(), path, warnings);
+}
+
+}  // namespace contactlab

@@ -1,0 +1,359 @@
+#include "sim/batch.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "schemes/velocity_scheme.hpp"
+#include "sim/settings.hpp"
+#include "solvers/batch_padmm_cpu.hpp"
+#include "solvers/cuda/batch_padmm.hpp"
+#include "solvers/padmm.hpp"
+
+namespace contactlab {
+
+const char* to_string(BatchMode m) { return m == BatchMode::PerWorld ? "per_world" : "batched_padmm"; }
+const char* to_string(BatchDevice d) { return d == BatchDevice::Cpu ? "cpu" : "cuda"; }
+
+void BatchOptions::Validate() const {
+  if (threads < 0) throw std::invalid_argument("BatchOptions.threads must be >= 0 (0: hardware concurrency)");
+  if (device == BatchDevice::Cuda && mode != BatchMode::BatchedPadmm)
+    throw std::invalid_argument("BatchOptions.device = cuda needs BatchOptions.mode = batched_padmm");
+}
+
+// A fixed set of threads that run one task per world. The caller works too,
+// so `threads` counts it. Started once: run() creates no thread and allocates
+// nothing (a function pointer and a context instead of std::function).
+class Batch::WorkerPool {
+ public:
+  using Task = void (*)(void* context, int index);
+
+  explicit WorkerPool(int threads) {
+    for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { loop(); });
+  }
+  ~WorkerPool() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& t : workers_) t.join();
+  }
+  int size() const { return static_cast<int>(workers_.size()) + 1; }
+
+  // task(context, i) for every i in [0, n), in any order and on any thread;
+  // returns when all are done and rethrows the first exception (every task
+  // still runs, so worlds are never left half-stepped by another's failure).
+  void run(int n, Task task, void* context) {
+    error_ = nullptr;
+    if (workers_.empty()) {
+      for (int i = 0; i < n; ++i) guarded(task, context, i);
+    } else {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        task_ = task;
+        context_ = context;
+        count_ = n;
+        next_.store(0);
+        busy_ = static_cast<int>(workers_.size());
+        ++generation_;
+      }
+      wake_.notify_all();
+      work();
+      std::unique_lock<std::mutex> lock(mutex_);
+      done_.wait(lock, [this] { return busy_ == 0; });
+    }
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  void guarded(Task task, void* context, int i) {
+    try {
+      task(context, i);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(error_mutex_);
+      if (!error_) error_ = std::current_exception();
+    }
+  }
+  // Claims tasks until none is left (dynamic: worlds may differ in cost).
+  void work() {
+    for (int i = next_.fetch_add(1); i < count_; i = next_.fetch_add(1)) guarded(task_, context_, i);
+  }
+  void loop() {
+    long seen = 0;
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+        if (stop_) return;
+        seen = generation_;
+      }
+      work();
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (--busy_ == 0) done_.notify_one();
+    }
+  }
+
+  std::vector<std::thread> workers_;
+  std::mutex mutex_, error_mutex_;
+  std::condition_variable wake_, done_;
+  bool stop_ = false;
+  long generation_ = 0;  // bumped per run(): wakes the workers exactly once
+  int busy_ = 0;         // workers still inside the current run
+  Task task_ = nullptr;
+  void* context_ = nullptr;
+  int count_ = 0;
+  std::atomic<int> next_{0};
+  std::exception_ptr error_;
+};
+
+Batch::Batch(Model model, const PartChoice& parts, int num_worlds, const BatchOptions& options)
+    : model_(std::move(model)),
+      batch_options_(options),
+      law_(make_contact_model(parts.contact)),
+      solver_(make_solver(parts.solver)),
+      scheme_(make_scheme(parts.scheme)) {
+  batch_options_.Validate();
+  if (num_worlds < 1) throw std::invalid_argument("batch: num_worlds must be >= 1 (got " + std::to_string(num_worlds) + ")");
+  const std::string refusal = combination_refusal(*scheme_, *law_, *solver_);
+  if (!refusal.empty()) throw std::invalid_argument("incompatible combination: " + refusal);
+  velocity_ = dynamic_cast<const VelocityScheme*>(scheme_.get());
+  padmm_ = dynamic_cast<const PadmmSolver*>(solver_.get());
+  if (batch_options_.mode == BatchMode::BatchedPadmm) {
+    const std::string why = "batch mode batched_padmm needs ";
+    if (!velocity_)
+      throw std::invalid_argument(why + "scheme 'velocity' (its prepare/finish phases frame the batched solve), got '" +
+                                  scheme_->name() + "'");
+    if (!padmm_) throw std::invalid_argument(why + "solver 'padmm', got '" + solver_->name() + "'");
+    // The batch kernel hard-codes the de Saxce cone and shift.
+    if (law_->name() != "desaxce") throw std::invalid_argument(why + "contact 'desaxce', got '" + law_->name() + "'");
+    if (batch_options_.device == BatchDevice::Cuda && !cuda_available())
+      throw std::runtime_error("batch: device = cuda requested but there is no CUDA device (cuda_available() is false)");
+  }
+  law_->bind_options(options_, "contact.");
+  solver_->bind_options(options_, "solver.");
+  scheme_->bind_options(options_, "scheme.");
+  model_.validate();
+
+  const int nb = model_.num_bodies(), na = static_cast<int>(model_.actuators.size());
+  const size_t n = static_cast<size_t>(num_worlds);
+  state_.num_worlds = num_worlds;
+  state_.num_bodies = nb;
+  state_.num_actuators = na;
+  state_.x_W.resize(n * nb);
+  state_.q_WB.resize(n * nb);
+  state_.v_W.resize(n * nb);
+  state_.w_W.resize(n * nb);
+  state_.ctrl.resize(n * na);
+  state_.time.resize(n);
+  state_.step.resize(n);
+  worlds_.resize(n);
+  for (Data& d : worlds_) d.init(model_);
+  int threads = batch_options_.threads;
+  if (threads == 0) threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  threads = std::min(threads, num_worlds);  // a thread without a world would only wait
+  pool_ = std::make_unique<WorkerPool>(threads);
+  reset();
+}
+
+Batch::~Batch() = default;
+
+void Batch::set_option(const std::string& kv) { apply_setting(model_, options_, kv); }
+
+void Batch::reset(const std::string& keyframe) {
+  const Keyframe* key = initial_keyframe(model_, keyframe);
+  for (int w = 0; w < num_worlds(); ++w) {
+    Data& d = worlds_[w];
+    d.init(model_);
+    if (key) set_generalized_state(model_, key->qpos, key->qvel, d);
+    for (const ControlSchedule& s : model_.control_schedules) d.ctrl[s.actuator] = s.value_at(d.time);
+    scatter(w);
+  }
+}
+
+void Batch::apply_scheduled_controls() {
+  for (int w = 0; w < num_worlds(); ++w)
+    for (const ControlSchedule& s : model_.control_schedules)
+      state_.ctrl[state_.actuator(w, s.actuator)] = s.value_at(state_.time[w]);
+}
+
+void Batch::check_world(int w) const {
+  if (w < 0 || w >= num_worlds())
+    throw std::out_of_range("batch: world " + std::to_string(w) + " out of range [0, " + std::to_string(num_worlds()) +
+                            ")");
+}
+
+const StepMetrics& Batch::world_metrics(int w) const {
+  check_world(w);
+  return worlds_[w].metrics;
+}
+
+const SolveStats& Batch::world_solve_stats(int w) const {
+  check_world(w);
+  return worlds_[w].solve_stats;
+}
+
+const Data& Batch::world_data(int w) const {
+  check_world(w);
+  return worlds_[w];
+}
+
+void Batch::gather(int w) {
+  Data& d = worlds_[w];
+  const int nb = state_.num_bodies, na = state_.num_actuators;
+  const size_t o = static_cast<size_t>(w) * nb, oa = static_cast<size_t>(w) * na;
+  std::copy_n(state_.x_W.begin() + o, nb, d.x_W.begin());
+  std::copy_n(state_.q_WB.begin() + o, nb, d.q_WB.begin());
+  std::copy_n(state_.v_W.begin() + o, nb, d.v_W.begin());
+  std::copy_n(state_.w_W.begin() + o, nb, d.w_W.begin());
+  std::copy_n(state_.ctrl.begin() + oa, na, d.ctrl.begin());
+  d.time = state_.time[w];
+  d.step = state_.step[w];
+}
+
+void Batch::scatter(int w) {
+  const Data& d = worlds_[w];
+  const int nb = state_.num_bodies, na = state_.num_actuators;
+  const size_t o = static_cast<size_t>(w) * nb, oa = static_cast<size_t>(w) * na;
+  std::copy_n(d.x_W.begin(), nb, state_.x_W.begin() + o);
+  std::copy_n(d.q_WB.begin(), nb, state_.q_WB.begin() + o);
+  std::copy_n(d.v_W.begin(), nb, state_.v_W.begin() + o);
+  std::copy_n(d.w_W.begin(), nb, state_.w_W.begin() + o);
+  std::copy_n(d.ctrl.begin(), na, state_.ctrl.begin() + oa);
+  state_.time[w] = d.time;
+  state_.step[w] = d.step;
+}
+
+void Batch::for_each_world(void (*fn)(Batch*, int, Real), Real h) {
+  struct Context {
+    Batch* batch;
+    void (*fn)(Batch*, int, Real);
+    Real h;
+  } context{this, fn, h};
+  pool_->run(num_worlds(), [](void* c, int w) {
+    const Context& ctx = *static_cast<const Context*>(c);
+    ctx.fn(ctx.batch, w, ctx.h);
+  }, &context);
+}
+
+void Batch::check_batched_options() const {
+  // Runs every step: messages are built only on failure (no allocation).
+  const PadmmOptions& o = padmm_->options;
+  if (o.balanced_penalty)
+    throw std::invalid_argument(
+        "batch mode batched_padmm needs solver.balanced_penalty=false (the batch kernel runs a fixed penalty "
+        "rho); set it with set_option(\"solver.balanced_penalty=false\")");
+  if (o.delassus != PadmmOptions::kDense)
+    throw std::invalid_argument(
+        "batch mode batched_padmm needs solver.delassus=dense (the batch kernel solves with a dense Cholesky "
+        "factor)");
+  o.Validate();
+}
+
+void Batch::step(Real h) {
+  if (!(h > 0) || !std::isfinite(h)) throw std::invalid_argument("time step must be positive and finite");
+  if (batch_options_.mode == BatchMode::PerWorld) {
+    for_each_world([](Batch* b, int w, Real dt) { b->step_per_world(w, dt); }, h);
+  } else {
+    check_batched_options();
+    for_each_world([](Batch* b, int w, Real dt) { b->prepare_world(w, dt); }, h);
+    solve_batched();
+    for_each_world([](Batch* b, int w, Real dt) { b->finish_world(w, dt); }, h);
+  }
+  check_finite();
+}
+
+void Batch::step_per_world(int w, Real h) {
+  gather(w);
+  scheme_->step(model_, worlds_[w], *law_, *solver_, h);
+  scatter(w);
+}
+
+void Batch::prepare_world(int w, Real h) {
+  gather(w);
+  velocity_->prepare(model_, worlds_[w], *law_, h);
+}
+
+void Batch::solve_batched() {
+  const int n = num_worlds();
+  int rows = 0, contacts = 0;
+  for (const Data& d : worlds_) {
+    rows = std::max(rows, d.problem.num_rows());
+    contacts = std::max(contacts, d.problem.num_contacts);
+  }
+  // Strides only grow, so a scene whose contact count varies settles and the
+  // state is not reallocated step after step.
+  BatchPadmmState& st = padmm_state_;
+  if (st.num_worlds != n || rows > st.max_rows || contacts > st.max_contacts)
+    st.resize(n, std::max(rows, st.max_rows), std::max(contacts, st.max_contacts));
+  // Serial: batch_padmm_load writes the shared st.params on every call.
+  for (int w = 0; w < n; ++w)
+    batch_padmm_load(st, w, worlds_[w].problem, padmm_->options, &worlds_[w].warm, &load_scratch_);
+  // load restarted every world's counter, so one call gives each world
+  // PadmmSolver's budget of max_iterations; a world stops on its own flag.
+  if (!batch_padmm_done(st)) {
+    if (batch_options_.device == BatchDevice::Cuda)
+      cuda_padmm_iterate(st, padmm_->options.max_iterations);
+    else
+      cpu_padmm_iterate(st, padmm_->options.max_iterations);
+  }
+}
+
+void Batch::finish_world(int w, Real h) {
+  Data& d = worlds_[w];
+  const BatchPadmmState& st = padmm_state_;
+  const ConstraintProblem& pr = d.problem;
+  const int m = pr.num_rows();
+  SolveStats& stats = d.solve_stats;
+  stats.iterations = st.iteration[w];
+  stats.r_primal = st.r_primal[w];
+  stats.r_dual = st.r_dual[w];
+  stats.r_compl = st.r_compl[w];
+  if (stats.record_history) stats.residual_history.clear();  // the batch kernel keeps none
+  bool ok = st.flag[w] != padmm::kFailed;
+  if (ok) {
+    batch_padmm_solution(st, w, d.lambda, d.v_plus);
+    // v+ as PadmmSolver returns it, D lambda + v_f (the velocity the integrator
+    // will see), not the iterate z/P - Gamma(z/P): the two differ by the dual
+    // residual, and v+ feeds the next warm start, so this keeps batched and
+    // per-world trajectories together. D: apply_delassus includes every
+    // compliance; desaxce is hard (no contact compliance).
+    d.scratch6.resize(std::max(6 * pr.num_bodies, 1));
+    if (m > 0) pr.apply_delassus(d.lambda.data(), d.v_plus.data(), d.scratch6.data());
+    for (int i = 0; i < m; ++i) {
+      d.v_plus[i] += pr.v_free[i];
+      ok = ok && padmm::is_finite(d.lambda[i]) && padmm::is_finite(d.v_plus[i]);
+    }
+  }
+  if (ok) {
+    stats.status = st.flag[w] == padmm::kConverged ? SolveStatus::Converged : SolveStatus::MaxIterations;
+  } else {  // as PadmmSolver: a failed solve applies no impulse
+    stats.status = SolveStatus::NumericalFailure;
+    d.lambda.assign(m, 0.0);
+    d.v_plus.assign(m, 0.0);
+  }
+  velocity_->finish(model_, d, *law_, h);
+  scatter(w);
+}
+
+void Batch::check_finite() const {
+  const int nb = state_.num_bodies;
+  for (int w = 0; w < num_worlds(); ++w) {
+    for (int b = 0; b < nb; ++b) {
+      const int i = state_.body(w, b);
+      const bool finite = state_.x_W[i].allFinite() && state_.v_W[i].allFinite() && state_.w_W[i].allFinite() &&
+                          state_.q_WB[i].coeffs().allFinite();
+      if (!finite)
+        throw std::runtime_error("batch: world " + std::to_string(w) + " diverged at step " +
+                                 std::to_string(state_.step[w]) + " (t = " + std::to_string(state_.time[w]) +
+                                 " s): body '" + model_.bodies[b].name + "' has a non-finite state");
+    }
+  }
+}
+
+}  // namespace contactlab
