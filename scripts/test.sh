@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # The tests also exercise the Siconos peer, so CI asks for it.
 bash scripts/setup.sh --with-siconos
+# The include layering (cmake/layers.txt): fails on a forbidden edge or a cycle.
+python3 scripts/check_layers.py
 bash scripts/build.sh
 cd build
 ctest --output-on-failure -j "${CONTACTLAB_JOBS:-$(nproc)}"
