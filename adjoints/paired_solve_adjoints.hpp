@@ -1,4 +1,4 @@
-// The paired adjoints behind make_solve_adjoint (adjoints/solve_adjoint.hpp);
+// The paired adjoints behind the registry's pairing table (sim/registry.cpp);
 // one file each: matrix_free_solve_adjoint.cpp (newton, padmm matrix free),
 // dense_delassus_solve_adjoint.cpp (padmm dense), hessian_solve_adjoint.cpp
 // (convex_newton). Not part of the public interface.

@@ -3,7 +3,6 @@
 #include <stdexcept>
 
 #include "adjoints/paired_solve_adjoints.hpp"
-#include "solvers/padmm.hpp"
 #include "solvers/solver_common.hpp"
 
 namespace contactlab {
@@ -73,17 +72,6 @@ class ReferenceSolveAdjoint final : public SolveAdjoint {
 }  // namespace
 
 std::unique_ptr<SolveAdjoint> make_reference_solve_adjoint() { return std::make_unique<ReferenceSolveAdjoint>(); }
-
-std::unique_ptr<SolveAdjoint> make_solve_adjoint(const Solver& solver, AdjointSolve choice) {
-  if (choice == AdjointSolve::Reference) return make_reference_solve_adjoint();
-  const std::string name = solver.name();
-  if (name == "newton") return make_matrix_free_solve_adjoint("newton");
-  if (const auto* padmm = dynamic_cast<const PadmmSolver*>(&solver))
-    return padmm->options.delassus == PadmmOptions::kDense ? make_dense_delassus_solve_adjoint()
-                                                             : make_matrix_free_solve_adjoint("padmm");
-  if (const auto* cn = dynamic_cast<const ConvexNewtonSolver*>(&solver)) return make_hessian_solve_adjoint(cn->options);
-  return make_reference_solve_adjoint();  // pgs: the reference is its pairing
-}
 
 void PairedSolveAdjointBase::begin(const ConstraintProblem& problem, const ContactModel& law, const VecX& lambda,
                                    const SensitivityOptions& options, const char* method) {

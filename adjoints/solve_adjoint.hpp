@@ -91,9 +91,8 @@ class SolveAdjoint {
 // when the law is convex (ccp), and desaxce = !law.is_convex().
 LocalProblem local_problem_of(const ConstraintProblem& problem, const ContactModel& law, bool dense);
 
-// The reference, or the adjoint paired with `solver` (by name and options;
-// a solver without a pairing gets the reference).
-std::unique_ptr<SolveAdjoint> make_solve_adjoint(const Solver& solver, AdjointSolve choice);
+// The dense reference. The adjoint paired with each solver is chosen by the
+// registry's table (sim/registry.hpp: make_solve_adjoint).
 std::unique_ptr<SolveAdjoint> make_reference_solve_adjoint();
 
 }  // namespace contactlab

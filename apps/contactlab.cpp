@@ -15,6 +15,7 @@
 #include "apps/validate_command.hpp"
 #include "io/scene_library.hpp"
 #include "peers/register_peers.hpp"
+#include "sim/peer_engine.hpp"
 #include "sim/registry.hpp"
 
 namespace po = boost::program_options;
@@ -24,7 +25,7 @@ namespace {
 
 const char* kUsage =
     "usage: contactlab                      default job: compare every valid combination on the validation scenes\n"
-    "       contactlab list [models|solvers|schemes|combos|scenes]\n"
+    "       contactlab list [models|solvers|schemes|adjoints|peers|combos|scenes]\n"
     "       contactlab run SCENE [options]  (contactlab run --help)\n"
     "       contactlab compare SCENE... [--combos LIST|all] [--dt LIST] [--duration S] [--reference COMBO@DT] [--out DIR]\n"
     "       contactlab validate [--json]\n"
@@ -41,13 +42,24 @@ void print_parts(const std::string& title, const std::vector<PartInfo>& parts) {
 int list_command(const std::vector<std::string>& args) {
   const std::string what = args.empty() ? "all" : args[0];
   if (args.size() > 1) {
-    std::cerr << "contactlab list: error: expected at most one of models|solvers|schemes|combos|scenes\n";
+    std::cerr << "contactlab list: error: expected at most one of models|solvers|schemes|adjoints|peers|combos|scenes\n";
     return 2;
   }
   bool any = false;
   if (what == "all" || what == "models") print_parts("contact models", contact_model_names()), any = true;
   if (what == "all" || what == "solvers") print_parts("solvers", solver_names()), any = true;
   if (what == "all" || what == "schemes") print_parts("schemes", scheme_names()), any = true;
+  if (what == "all" || what == "adjoints") {
+    print_parts("solve adjoints (paired with each solver; others use the dense reference; "
+                "--set adjoint.solve=reference for all)",
+                solve_adjoint_pairings());
+    any = true;
+  }
+  if (what == "all" || what == "peers") {
+    std::cout << "peer engines:\n";
+    for (const auto& p : peer_engines()) std::cout << "  " << p.name << "  -  " << p.summary << "\n";
+    any = true;
+  }
   if (what == "all" || what == "combos") {
     std::cout << "combinations (scheme + contact + solver):\n";
     for (const auto& sc : scheme_names())
@@ -68,7 +80,8 @@ int list_command(const std::vector<std::string>& args) {
     any = true;
   }
   if (!any) {
-    std::cerr << "contactlab list: error: unknown category '" << what << "' (models|solvers|schemes|combos|scenes)\n";
+    std::cerr << "contactlab list: error: unknown category '" << what
+              << "' (models|solvers|schemes|adjoints|peers|combos|scenes)\n";
     return 2;
   }
   return 0;

@@ -1,8 +1,10 @@
 #include "sim/registry.hpp"
 
-#include <functional>
+#include <cctype>
+#include <mutex>
 #include <stdexcept>
 
+#include "adjoints/paired_solve_adjoints.hpp"
 #include "contact_models/ccp.hpp"
 #include "contact_models/central_path.hpp"
 #include "contact_models/desaxce.hpp"
@@ -19,28 +21,32 @@ namespace contactlab {
 
 namespace {
 
-template <typename Base>
+template <typename Make>
 struct Entry {
   PartInfo info;
-  std::function<std::unique_ptr<Base>()> make;
+  Make make;
 };
 
-const std::vector<Entry<ContactModel>>& contact_models() {
-  static const std::vector<Entry<ContactModel>> table = {
+template <typename Make>
+using Table = std::vector<Entry<Make>>;
+
+// The built-in parts: adding one = its files, its test and one line here.
+Table<ContactModelFactory> builtin_contact_models() {
+  return {
       {{"desaxce", "hard Coulomb friction as a second-order-cone complementarity with the de Saxce shift"},
        [] { return std::make_unique<DeSaxceModel>(); }},
       {{"fischer_burmeister", "Ostrich: Fischer-Burmeister NCP normal, maximal-dissipation friction with weight W"},
        [] { return std::make_unique<FischerBurmeisterModel>(); }},
       {{"ccp", "compliant convex cone complementarity (CQDC): no de Saxce shift, compliance rho_c, gap recovery eta"},
        [] { return std::make_unique<CcpModel>(); }},
-      {{"central_path", "central-path relaxation of de Saxce: (S lambda)o(S^-1 sigma^) = rho e, interior-point smoothing"},
+      {{"central_path",
+        "central-path relaxation of de Saxce: (S lambda)o(S^-1 sigma^) = rho e, interior-point smoothing"},
        [] { return std::make_unique<CentralPathModel>(); }},
   };
-  return table;
 }
 
-const std::vector<Entry<Solver>>& solvers() {
-  static const std::vector<Entry<Solver>> table = {
+Table<SolverFactory> builtin_solvers() {
+  return {
       {{"padmm", "proximal ADMM on the dual (Kamino): accelerated, warm-started, preconditioned"},
        [] { return std::make_unique<PadmmSolver>(); }},
       {{"newton", "Ostrich: non-smooth Newton, Schur complement by matrix-free PCR, best iterate"},
@@ -50,11 +56,10 @@ const std::vector<Entry<Solver>>& solvers() {
       {{"convex_newton", "convex primal Newton on du (CQDC): exact line search, rho continuation; needs ccp"},
        [] { return std::make_unique<ConvexNewtonSolver>(); }},
   };
-  return table;
 }
 
-const std::vector<Entry<Scheme>>& schemes() {
-  static const std::vector<Entry<Scheme>> table = {
+Table<SchemeFactory> builtin_schemes() {
+  return {
       {{"velocity", "velocity-level semi-implicit Euler with Baumgarte stabilisation (Kamino)"},
        [] { return std::make_unique<VelocityScheme>(); }},
       {{"backward_euler", "Ostrich: backward Euler, constraints at q+ re-evaluated at each Newton iterate"},
@@ -62,37 +67,156 @@ const std::vector<Entry<Scheme>>& schemes() {
       {{"quasi_dynamic", "quasi-dynamic (CQDC): displacement step, previous velocities dropped, Q = M/h^2 + K_p"},
        [] { return std::make_unique<QuasiDynamicScheme>(); }},
   };
-  return table;
 }
 
-template <typename Base>
-std::vector<PartInfo> names_of(const std::vector<Entry<Base>>& table) {
+// Each solver's solve adjoint (adjoints/solve_adjoint.hpp has the math of each).
+Table<SolveAdjointFactory> builtin_solve_adjoints() {
+  return {
+      {{"newton", "matrix free on the forward's J M^-1 J^T + R: PCR (row-wise laws) or GMRES + block Jacobi"},
+       [](const Solver&) { return make_matrix_free_solve_adjoint("newton"); }},
+      {{"padmm", "its Delassus: Cholesky of the dense D (solver.delassus=dense), else matrix free as newton"},
+       typed_solve_adjoint<PadmmSolver>([](const PadmmSolver& s) {
+         return s.options.delassus == PadmmOptions::kDense ? make_dense_delassus_solve_adjoint()
+                                                           : make_matrix_free_solve_adjoint("padmm");
+       })},
+      {{"convex_newton", "CQDC's implicit gradient: one solve with the solver's own Hessian M + J^T W J"},
+       typed_solve_adjoint<ConvexNewtonSolver>(
+           [](const ConvexNewtonSolver& s) { return make_hessian_solve_adjoint(s.options); })},
+      {{"pgs", "the dense reference (LU of the linearised local problem)"},
+       [](const Solver&) { return make_reference_solve_adjoint(); }},
+  };
+}
+
+// The tables, built-in entries first; guarded for registration from any thread.
+struct Registry {
+  std::mutex mutex;
+  Table<ContactModelFactory> contact_models = builtin_contact_models();
+  Table<SolverFactory> solvers = builtin_solvers();
+  Table<SchemeFactory> schemes = builtin_schemes();
+  Table<SolveAdjointFactory> solve_adjoints = builtin_solve_adjoints();
+};
+
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+void check_name(const std::string& name, const char* axis) {
+  bool ok = !name.empty() && std::islower(static_cast<unsigned char>(name[0]));
+  for (char c : name) ok = ok && (std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_');
+  if (!ok)
+    throw std::invalid_argument(std::string("register ") + axis + ": bad name '" + name +
+                                "' (lower-case letters, digits and '_', starting with a letter)");
+}
+
+template <typename Make>
+void add(Table<Make>& table, const std::string& name, const std::string& summary, Make make, const char* axis) {
+  check_name(name, axis);
+  if (!make) throw std::invalid_argument(std::string("register ") + axis + " '" + name + "': empty factory");
+  for (const auto& e : table)
+    if (e.info.name == name)
+      throw std::invalid_argument(std::string("register ") + axis + ": '" + name + "' is already registered");
+  table.push_back({{name, summary, false}, std::move(make)});
+}
+
+template <typename Make>
+std::vector<PartInfo> names_of(const Table<Make>& table) {
   std::vector<PartInfo> out;
   for (const auto& e : table) out.push_back(e.info);
   return out;
 }
 
-template <typename Base>
-std::unique_ptr<Base> make_from(const std::vector<Entry<Base>>& table, const std::string& name, const char* axis) {
+template <typename Make>
+Make find(const Table<Make>& table, const std::string& name, const char* axis) {
   std::string known;
   for (const auto& e : table) {
-    if (e.info.name == name) return e.make();
+    if (e.info.name == name) return e.make;
     known += (known.empty() ? "" : ", ") + e.info.name;
   }
   throw std::invalid_argument(std::string("unknown ") + axis + " '" + name + "' (known: " + known + ")");
 }
 
+// Makes the part and checks it reports the name it was registered under.
+template <typename Part, typename Make>
+std::unique_ptr<Part> make_part(Table<Make>& table, const std::string& name, const char* axis) {
+  Make make;
+  {
+    std::lock_guard<std::mutex> lock(registry().mutex);
+    make = find(table, name, axis);
+  }
+  std::unique_ptr<Part> part = make();
+  if (!part) throw std::logic_error(std::string(axis) + " '" + name + "': its factory returned nothing");
+  if (part->name() != name)
+    throw std::logic_error(std::string(axis) + " '" + name + "': its factory made a part named '" + part->name() + "'");
+  return part;
+}
+
 }  // namespace
 
-std::vector<PartInfo> contact_model_names() { return names_of(contact_models()); }
-std::vector<PartInfo> solver_names() { return names_of(solvers()); }
-std::vector<PartInfo> scheme_names() { return names_of(schemes()); }
+namespace registry_detail {
+void wrong_solver_type(const Solver& solver, const char* expected) {
+  throw std::logic_error("solve adjoint of '" + solver.name() + "': paired with solver type " + expected +
+                         ", called with " + typeid(solver).name());
+}
+}  // namespace registry_detail
+
+void register_contact_model(const std::string& name, const std::string& summary, ContactModelFactory make) {
+  std::lock_guard<std::mutex> lock(registry().mutex);
+  add(registry().contact_models, name, summary, std::move(make), "contact model");
+}
+void register_solver(const std::string& name, const std::string& summary, SolverFactory make) {
+  std::lock_guard<std::mutex> lock(registry().mutex);
+  add(registry().solvers, name, summary, std::move(make), "solver");
+}
+void register_scheme(const std::string& name, const std::string& summary, SchemeFactory make) {
+  std::lock_guard<std::mutex> lock(registry().mutex);
+  add(registry().schemes, name, summary, std::move(make), "scheme");
+}
+void register_solve_adjoint(const std::string& solver_name, const std::string& summary, SolveAdjointFactory make) {
+  std::lock_guard<std::mutex> lock(registry().mutex);
+  add(registry().solve_adjoints, solver_name, summary, std::move(make), "solve adjoint");
+}
+
+std::vector<PartInfo> contact_model_names() {
+  std::lock_guard<std::mutex> lock(registry().mutex);
+  return names_of(registry().contact_models);
+}
+std::vector<PartInfo> solver_names() {
+  std::lock_guard<std::mutex> lock(registry().mutex);
+  return names_of(registry().solvers);
+}
+std::vector<PartInfo> scheme_names() {
+  std::lock_guard<std::mutex> lock(registry().mutex);
+  return names_of(registry().schemes);
+}
+std::vector<PartInfo> solve_adjoint_pairings() {
+  std::lock_guard<std::mutex> lock(registry().mutex);
+  return names_of(registry().solve_adjoints);
+}
 
 std::unique_ptr<ContactModel> make_contact_model(const std::string& name) {
-  return make_from(contact_models(), name, "contact model");
+  return make_part<ContactModel>(registry().contact_models, name, "contact model");
 }
-std::unique_ptr<Solver> make_solver(const std::string& name) { return make_from(solvers(), name, "solver"); }
-std::unique_ptr<Scheme> make_scheme(const std::string& name) { return make_from(schemes(), name, "scheme"); }
+std::unique_ptr<Solver> make_solver(const std::string& name) {
+  return make_part<Solver>(registry().solvers, name, "solver");
+}
+std::unique_ptr<Scheme> make_scheme(const std::string& name) {
+  return make_part<Scheme>(registry().schemes, name, "scheme");
+}
+
+std::unique_ptr<SolveAdjoint> make_solve_adjoint(const Solver& solver, AdjointSolve choice) {
+  if (choice == AdjointSolve::Reference) return make_reference_solve_adjoint();
+  SolveAdjointFactory make;
+  {
+    std::lock_guard<std::mutex> lock(registry().mutex);
+    for (const auto& e : registry().solve_adjoints)
+      if (e.info.name == solver.name()) make = e.make;
+  }
+  if (!make) return make_reference_solve_adjoint();
+  std::unique_ptr<SolveAdjoint> adjoint = make(solver);
+  if (!adjoint) throw std::logic_error("solve adjoint of '" + solver.name() + "': its factory returned nothing");
+  return adjoint;
+}
 
 std::string combination_refusal(const Scheme& scheme, const ContactModel& law, const Solver& solver) {
   std::string why;

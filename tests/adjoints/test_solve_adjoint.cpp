@@ -19,6 +19,7 @@
 #include "adjoints/paired_solve_adjoints.hpp"
 #include "adjoints/solve_adjoint.hpp"
 #include "contact_models/ccp.hpp"
+#include "sim/registry.hpp"
 #include "solvers/convex_newton.hpp"
 #include "solvers/nonsmooth_newton.hpp"
 #include "solvers/padmm.hpp"
