@@ -25,6 +25,7 @@ class DeSaxceCones : public ContactModel {
 
 class DeSaxceModel final : public DeSaxceCones {
  public:
+  bool uses_hard_coulomb_cones() const override { return true; }
   std::string name() const override { return "desaxce"; }
   void bind_options(OptionSet&, const std::string&) override {}
 };

@@ -59,6 +59,13 @@ class ContactModel {
   // their own gap recovery (CCP's eta) override it; others keep the scheme's.
   virtual Real penetration_recovery(Real scheme_default) const { return scheme_default; }
 
+  // True when project_primal, project_dual and velocity_shift are exactly the
+  // hard de Saxce cone functions of contact_models/cone.hpp, with no
+  // compliance and complementarity_target() == 0: kernels that inline those
+  // functions instead of calling the law (the batched PADMM on CPU and CUDA,
+  // solvers/batch_padmm_solver.hpp) may then solve it.
+  virtual bool uses_hard_coulomb_cones() const { return false; }
+
   // Binds this model's options under `prefix` (e.g. "contact.").
   virtual void bind_options(OptionSet& set, const std::string& prefix) = 0;
 };

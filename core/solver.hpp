@@ -33,6 +33,9 @@ struct WarmStart {
   std::vector<Real> v;       // (m)
 };
 
+class BatchSolver;
+enum class BatchDevice;
+
 class SolverWorkspace {
  public:
   virtual ~SolverWorkspace() = default;
@@ -54,6 +57,12 @@ class Solver {
                      SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
                      SolveStats& stats) const = 0;
   virtual void bind_options(OptionSet& set, const std::string& prefix) = 0;
+  // A form of this solver that solves many worlds' problems in one call, for
+  // `law` on `device` (core/batch_solver.hpp); null, with the reason in `why`,
+  // when there is none. It refers to this solver (its options), which must
+  // outlive it.
+  virtual std::unique_ptr<BatchSolver> make_batch_solver(const ContactModel& law, BatchDevice device,
+                                                         std::string* why) const;
 };
 
 }  // namespace contactlab

@@ -45,18 +45,27 @@ VelocityScheme BackwardEulerScheme::linearised(const ContactModel&) const {
   return v;
 }
 
-void BackwardEulerScheme::step(const Model& model, Data& data, const ContactModel& law, const Solver& solver,
-                               Real h) const {
-  if (!solver.relinearises()) throw std::invalid_argument(name() + " needs a re-linearising solver");
+std::unique_ptr<SchemeWorkspace> BackwardEulerScheme::make_workspace(const Model& model) const {
+  auto rows = std::make_unique<BackwardEulerRows>();
+  rows->at.init(model);
+  return rows;
+}
+
+namespace {
+
+BackwardEulerRows& rows_of(const Model& model, Data& data, const BackwardEulerScheme& scheme) {
+  // A world moved between schemes keeps another scheme's scratch: replace it.
+  if (!data.scheme_workspace || !dynamic_cast<BackwardEulerRows*>(data.scheme_workspace.get()))
+    data.scheme_workspace = scheme.make_workspace(model);
+  return static_cast<BackwardEulerRows&>(*data.scheme_workspace);
+}
+
+}  // namespace
+
+void BackwardEulerScheme::prepare(const Model& model, Data& data, const ContactModel& law, Real h) const {
   const VelocityScheme v = linearised(law);
   v.prepare(model, data, law, h);
-
-  if (!dynamic_cast<BackwardEulerRows*>(data.scheme_workspace.get())) {
-    auto rows = std::make_unique<BackwardEulerRows>();
-    rows->at.init(model);
-    data.scheme_workspace = std::move(rows);
-  }
-  BackwardEulerRows& rows = static_cast<BackwardEulerRows&>(*data.scheme_workspace);
+  BackwardEulerRows& rows = rows_of(model, data, *this);
   rows.model = &model;
   rows.base = &data;
   rows.h = h;
@@ -64,19 +73,26 @@ void BackwardEulerScheme::step(const Model& model, Data& data, const ContactMode
   rows.at.contacts = data.contacts;  // same contact set, gaps updated per iterate (capacity kept)
   rows.at.u_free.resize(data.u_free.size());
   rows.at.ctrl = data.ctrl;
-
   rows.setup();
+}
+
+void BackwardEulerScheme::solve(const Model& model, Data& data, const ContactModel& law, const Solver& solver,
+                                Real) const {
+  if (!solver.relinearises()) throw std::invalid_argument(name() + " needs a re-linearising solver");
+  BackwardEulerRows& rows = rows_of(model, data, *this);
   data.problem.nonlinear_rows = &rows;
   solve_step_problem(data, law, solver);
   data.problem.nonlinear_rows = nullptr;
+}
 
+void BackwardEulerScheme::finish(const Model& model, Data& data, const ContactModel& law, Real h) const {
+  BackwardEulerRows& rows = rows_of(model, data, *this);
   // Integrate with J at the accepted q+: u+ = u_free + M^-1 J(q+)^T lambda,
   // which is the solver's iterate up to its residual.
   const bool accepted = rows.accepted_delta.size() == data.u_free.size();
   if (accepted) data.problem.rows.swap(rows.rows_at_plus);
   rows.accepted_delta.clear();
-
-  v.finish(model, data, law, h);
+  linearised(law).finish(model, data, law, h);
   // The state is the solver's accepted iterate itself (accept() evaluated the
   // bodies there): u+ = u_free + delta, q+ = q- + h G u+. With an inexact
   // solve, M^-1 J^T lambda differs from delta, and integrating the former

@@ -37,7 +37,15 @@ class BackwardEulerScheme final : public Scheme {
  public:
   std::string name() const override { return "backward_euler"; }
   bool accepts(const ContactModel& law, const Solver& solver, std::string* why) const override;
-  void step(const Model& model, Data& data, const ContactModel& law, const Solver& solver, Real h) const override;
+  // prepare: the linearised velocity-scheme problem at q- and the row
+  // evaluator at q+ (BackwardEulerRows, data.scheme_workspace); solve: the
+  // re-linearising solver with that evaluator; finish: J at the accepted q+,
+  // metrics, and the accepted iterate as the new state.
+  void prepare(const Model& model, Data& data, const ContactModel& law, Real h) const override;
+  void solve(const Model& model, Data& data, const ContactModel& law, const Solver& solver, Real h) const override;
+  void finish(const Model& model, Data& data, const ContactModel& law, Real h) const override;
+  bool solves_linear_problem() const override { return false; }
+  std::unique_ptr<SchemeWorkspace> make_workspace(const Model& model) const override;
   void bind_options(OptionSet& set, const std::string& prefix) override;
   BackwardEulerOptions options;
 

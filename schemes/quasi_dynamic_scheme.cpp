@@ -53,11 +53,5 @@ void QuasiDynamicScheme::finish(const Model& model, Data& data, const ContactMod
   phases().finish(model, data, law, h);
 }
 
-void QuasiDynamicScheme::step(const Model& model, Data& data, const ContactModel& law, const Solver& solver,
-                              Real h) const {
-  prepare(model, data, law, h);
-  solve_step_problem(data, law, solver);
-  finish(model, data, law, h);
-}
 
 }  // namespace contactlab

@@ -33,9 +33,7 @@
 // finish) on a world whose twists are set to zero first, so collision,
 // assembly, warm start, metrics and the contact cache are the velocity
 // scheme's own code. accepts() takes every law and solver the velocity scheme
-// takes; CQDC itself pairs this scheme with `ccp` + `convex_newton`. The
-// batched_padmm batch mode needs the velocity scheme's phases and refuses this
-// scheme (per_world batches run it).
+// takes; CQDC itself pairs this scheme with `ccp` + `convex_newton`.
 #pragma once
 
 #include "core/scheme.hpp"
@@ -65,11 +63,10 @@ class QuasiDynamicScheme final : public Scheme {
 
   std::string name() const override { return "quasi_dynamic"; }
   bool accepts(const ContactModel& law, const Solver& solver, std::string* why) const override;
-  void step(const Model& model, Data& data, const ContactModel& law, const Solver& solver, Real h) const override;
   // The phases, as VelocityScheme's: prepare drops the velocities (per
   // options.drop) and assembles; finish integrates and stores u+.
-  void prepare(const Model& model, Data& data, const ContactModel& law, Real h) const;
-  void finish(const Model& model, Data& data, const ContactModel& law, Real h) const;
+  void prepare(const Model& model, Data& data, const ContactModel& law, Real h) const override;
+  void finish(const Model& model, Data& data, const ContactModel& law, Real h) const override;
   void bind_options(OptionSet& set, const std::string& prefix) override;
 
   QuasiDynamicOptions options;

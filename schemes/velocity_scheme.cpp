@@ -120,13 +120,6 @@ void VelocityScheme::prepare(const Model& model, Data& data, const ContactModel&
   }
 }
 
-void VelocityScheme::step(const Model& model, Data& data, const ContactModel& law, const Solver& solver,
-                          Real h) const {
-  prepare(model, data, law, h);
-  solve_step_problem(data, law, solver);
-  finish(model, data, law, h);
-}
-
 void VelocityScheme::finish(const Model& model, Data& data, const ContactModel& law, Real h) const {
   // u+ = u_free + M^-1 J^T lambda, then the semi-implicit Euler position update.
   const ConstraintProblem& p = data.problem;

@@ -42,17 +42,14 @@ class VelocityScheme final : public Scheme {
  public:
   std::string name() const override { return "velocity"; }
   bool accepts(const ContactModel& law, const Solver& solver, std::string* why) const override;
-  // step = prepare + solver.solve + finish. The phases are public so that a
-  // batch (sim/batch.hpp) can solve many worlds' problems at once in between.
-  void step(const Model& model, Data& data, const ContactModel& law, const Solver& solver, Real h) const override;
   // Collision, free velocity, assembly of data.problem and the warm start in
   // data.warm (invalid when scheme.warm_start is off). Also writes
   // data.metrics.joint_violation (the residual at q-).
-  void prepare(const Model& model, Data& data, const ContactModel& law, Real h) const;
+  void prepare(const Model& model, Data& data, const ContactModel& law, Real h) const override;
   // Given data.lambda, data.v_plus and data.solve_stats for data.problem:
   // u+ = u_free + M^-1 J^T lambda, positions, time and step, the other
   // metrics and the contact cache for the next warm start.
-  void finish(const Model& model, Data& data, const ContactModel& law, Real h) const;
+  void finish(const Model& model, Data& data, const ContactModel& law, Real h) const override;
   void bind_options(OptionSet& set, const std::string& prefix) override;
   VelocitySchemeOptions options;
 };

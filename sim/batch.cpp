@@ -9,16 +9,11 @@
 #include <stdexcept>
 #include <thread>
 
-#include "schemes/velocity_scheme.hpp"
 #include "sim/settings.hpp"
-#include "solvers/batch_padmm_cpu.hpp"
-#include "solvers/cuda/batch_padmm.hpp"
-#include "solvers/padmm.hpp"
 
 namespace contactlab {
 
 const char* to_string(BatchMode m) { return m == BatchMode::PerWorld ? "per_world" : "batched_padmm"; }
-const char* to_string(BatchDevice d) { return d == BatchDevice::Cpu ? "cpu" : "cuda"; }
 
 void BatchOptions::Validate() const {
   if (threads < 0) throw std::invalid_argument("BatchOptions.threads must be >= 0 (0: hardware concurrency)");
@@ -122,18 +117,14 @@ Batch::Batch(Model model, const PartChoice& parts, int num_worlds, const BatchOp
   if (num_worlds < 1) throw std::invalid_argument("batch: num_worlds must be >= 1 (got " + std::to_string(num_worlds) + ")");
   const std::string refusal = combination_refusal(*scheme_, *law_, *solver_);
   if (!refusal.empty()) throw std::invalid_argument("incompatible combination: " + refusal);
-  velocity_ = dynamic_cast<const VelocityScheme*>(scheme_.get());
-  padmm_ = dynamic_cast<const PadmmSolver*>(solver_.get());
   if (batch_options_.mode == BatchMode::BatchedPadmm) {
     const std::string why = "batch mode batched_padmm needs ";
-    if (!velocity_)
-      throw std::invalid_argument(why + "scheme 'velocity' (its prepare/finish phases frame the batched solve), got '" +
-                                  scheme_->name() + "'");
-    if (!padmm_) throw std::invalid_argument(why + "solver 'padmm', got '" + solver_->name() + "'");
-    // The batch kernel hard-codes the de Saxce cone and shift.
-    if (law_->name() != "desaxce") throw std::invalid_argument(why + "contact 'desaxce', got '" + law_->name() + "'");
-    if (batch_options_.device == BatchDevice::Cuda && !cuda_available())
-      throw std::runtime_error("batch: device = cuda requested but there is no CUDA device (cuda_available() is false)");
+    if (!scheme_->solves_linear_problem())
+      throw std::invalid_argument(why + "a scheme whose solve is the linear problem alone (velocity, quasi_dynamic); '" +
+                                  scheme_->name() + "' re-linearises during its solve");
+    std::string reason;
+    batch_solver_ = solver_->make_batch_solver(*law_, batch_options_.device, &reason);
+    if (!batch_solver_) throw std::invalid_argument(why + "a solver with a batched form: " + reason);
   }
   law_->bind_options(options_, "contact.");
   solver_->bind_options(options_, "solver.");
@@ -241,26 +232,12 @@ void Batch::for_each_world(void (*fn)(Batch*, int, Real), Real h) {
   }, &context);
 }
 
-void Batch::check_batched_options() const {
-  // Runs every step: messages are built only on failure (no allocation).
-  const PadmmOptions& o = padmm_->options;
-  if (o.balanced_penalty)
-    throw std::invalid_argument(
-        "batch mode batched_padmm needs solver.balanced_penalty=false (the batch kernel runs a fixed penalty "
-        "rho); set it with set_option(\"solver.balanced_penalty=false\")");
-  if (o.delassus != PadmmOptions::kDense)
-    throw std::invalid_argument(
-        "batch mode batched_padmm needs solver.delassus=dense (the batch kernel solves with a dense Cholesky "
-        "factor)");
-  o.Validate();
-}
-
 void Batch::step(Real h) {
   if (!(h > 0) || !std::isfinite(h)) throw std::invalid_argument("time step must be positive and finite");
   if (batch_options_.mode == BatchMode::PerWorld) {
     for_each_world([](Batch* b, int w, Real dt) { b->step_per_world(w, dt); }, h);
   } else {
-    check_batched_options();
+    batch_solver_->check_options();
     for_each_world([](Batch* b, int w, Real dt) { b->prepare_world(w, dt); }, h);
     solve_batched();
     for_each_world([](Batch* b, int w, Real dt) { b->finish_world(w, dt); }, h);
@@ -276,68 +253,15 @@ void Batch::step_per_world(int w, Real h) {
 
 void Batch::prepare_world(int w, Real h) {
   gather(w);
-  velocity_->prepare(model_, worlds_[w], *law_, h);
+  scheme_->prepare(model_, worlds_[w], *law_, h);
 }
 
-void Batch::solve_batched() {
-  const int n = num_worlds();
-  int rows = 0, contacts = 0;
-  for (const Data& d : worlds_) {
-    rows = std::max(rows, d.problem.num_rows());
-    contacts = std::max(contacts, d.problem.num_contacts);
-  }
-  // Strides only grow, so a scene whose contact count varies settles and the
-  // state is not reallocated step after step.
-  BatchPadmmState& st = padmm_state_;
-  if (st.num_worlds != n || rows > st.max_rows || contacts > st.max_contacts)
-    st.resize(n, std::max(rows, st.max_rows), std::max(contacts, st.max_contacts));
-  // Serial: batch_padmm_load writes the shared st.params on every call.
-  for (int w = 0; w < n; ++w)
-    batch_padmm_load(st, w, worlds_[w].problem, padmm_->options, &worlds_[w].warm, &load_scratch_);
-  // load restarted every world's counter, so one call gives each world
-  // PadmmSolver's budget of max_iterations; a world stops on its own flag.
-  if (!batch_padmm_done(st)) {
-    if (batch_options_.device == BatchDevice::Cuda)
-      cuda_padmm_iterate(st, padmm_->options.max_iterations);
-    else
-      cpu_padmm_iterate(st, padmm_->options.max_iterations);
-  }
-}
+void Batch::solve_batched() { batch_solver_->solve(worlds_); }
 
 void Batch::finish_world(int w, Real h) {
   Data& d = worlds_[w];
-  const BatchPadmmState& st = padmm_state_;
-  const ConstraintProblem& pr = d.problem;
-  const int m = pr.num_rows();
-  SolveStats& stats = d.solve_stats;
-  stats.iterations = st.iteration[w];
-  stats.r_primal = st.r_primal[w];
-  stats.r_dual = st.r_dual[w];
-  stats.r_compl = st.r_compl[w];
-  if (stats.record_history) stats.residual_history.clear();  // the batch kernel keeps none
-  bool ok = st.flag[w] != padmm::kFailed;
-  if (ok) {
-    batch_padmm_solution(st, w, d.lambda, d.v_plus);
-    // v+ as PadmmSolver returns it, D lambda + v_f (the velocity the integrator
-    // will see), not the iterate z/P - Gamma(z/P): the two differ by the dual
-    // residual, and v+ feeds the next warm start, so this keeps batched and
-    // per-world trajectories together. D: apply_delassus includes every
-    // compliance; desaxce is hard (no contact compliance).
-    d.scratch6.resize(std::max(6 * pr.num_bodies, 1));
-    if (m > 0) pr.apply_delassus(d.lambda.data(), d.v_plus.data(), d.scratch6.data());
-    for (int i = 0; i < m; ++i) {
-      d.v_plus[i] += pr.v_free[i];
-      ok = ok && padmm::is_finite(d.lambda[i]) && padmm::is_finite(d.v_plus[i]);
-    }
-  }
-  if (ok) {
-    stats.status = st.flag[w] == padmm::kConverged ? SolveStatus::Converged : SolveStatus::MaxIterations;
-  } else {  // as PadmmSolver: a failed solve applies no impulse
-    stats.status = SolveStatus::NumericalFailure;
-    d.lambda.assign(m, 0.0);
-    d.v_plus.assign(m, 0.0);
-  }
-  velocity_->finish(model_, d, *law_, h);
+  batch_solver_->collect(w, d);
+  scheme_->finish(model_, d, *law_, h);
   scatter(w);
 }
 

@@ -10,12 +10,16 @@
 //   per_world      each world runs its scheme's full step; worlds are spread
 //                  over a persistent thread pool. Bit-identical to independent
 //                  Simulations, whatever the thread count.
-//   batched_padmm  per world (in parallel) VelocityScheme::prepare; then ONE
-//                  dense PADMM solve of all worlds' problems (BatchPadmmState,
-//                  on the CPU or with the CUDA kernel); then per world
-//                  VelocityScheme::finish. Needs scheme velocity, solver padmm
-//                  with solver.balanced_penalty=false and solver.delassus=dense,
-//                  contact desaxce.
+//   batched_padmm  per world (in parallel) the scheme's prepare; then ONE
+//                  call of the solver's batched form (core/batch_solver.hpp;
+//                  padmm's: a dense PADMM of all worlds' problems on the CPU
+//                  or with the CUDA kernel); then per world the answer and
+//                  the scheme's finish. Needs a scheme whose solve is the
+//                  linear problem alone (velocity, quasi_dynamic) and a solver
+//                  with a batched form for the law (padmm with
+//                  solver.balanced_penalty=false and solver.delassus=dense,
+//                  on a law with the hard Coulomb cones: desaxce,
+//                  fischer_burmeister).
 // Once the sizes of a scene have been seen, step() does not allocate.
 #pragma once
 
@@ -23,17 +27,13 @@
 #include <string>
 #include <vector>
 
+#include "core/batch_solver.hpp"
 #include "core/data.hpp"
 #include "core/model.hpp"
 #include "core/options.hpp"
 #include "sim/simulation.hpp"
-#include "solvers/batch_padmm_cpu.hpp"
-#include "solvers/batch_padmm_state.hpp"
 
 namespace contactlab {
-
-class VelocityScheme;
-class PadmmSolver;
 
 // State of N worlds of one Model. Body arrays are indexed w * num_bodies + b
 // (world-major), controls w * num_actuators + a. Fixed bodies keep their pose
@@ -55,9 +55,8 @@ struct BatchState {
 };
 
 enum class BatchMode { PerWorld, BatchedPadmm };
-enum class BatchDevice { Cpu, Cuda };
-const char* to_string(BatchMode m);    // "per_world", "batched_padmm"
-const char* to_string(BatchDevice d);  // "cpu", "cuda"
+const char* to_string(BatchMode m);  // "per_world", "batched_padmm"
+// BatchDevice (cpu, cuda): core/batch_solver.hpp.
 
 struct BatchOptions {
   BatchMode mode = BatchMode::PerWorld;
@@ -116,7 +115,6 @@ class Batch {
  private:
   class WorkerPool;
   void check_world(int w) const;
-  void check_batched_options() const;
   void gather(int w);
   void scatter(int w);
   void step_per_world(int w, Real h);
@@ -135,10 +133,7 @@ class Batch {
   OptionSet options_;
   BatchState state_;
   std::vector<Data> worlds_;                 // (N) per-world scratch
-  const VelocityScheme* velocity_ = nullptr;  // scheme_ as its phases (batched_padmm)
-  const PadmmSolver* padmm_ = nullptr;        // solver_ when it is padmm
-  BatchPadmmState padmm_state_;              // batched_padmm: all worlds' iterations
-  BatchPadmmLoadScratch load_scratch_;       // batched_padmm: host buffers of the serial loads
+  std::unique_ptr<BatchSolver> batch_solver_;  // batched_padmm: the solver's batched form
   std::unique_ptr<WorkerPool> pool_;
 };
 

@@ -99,10 +99,11 @@ void perturb(const Model& model, Data& d, int w) {
 }
 
 std::vector<std::unique_ptr<Simulation>> simulations(const Model& model, int n,
-                                                     const std::vector<std::string>& sets = {}) {
+                                                     const std::vector<std::string>& sets = {},
+                                                     const PartChoice& parts = {}) {
   std::vector<std::unique_ptr<Simulation>> sims;
   for (int w = 0; w < n; ++w) {
-    sims.push_back(std::make_unique<Simulation>(model, PartChoice{}));
+    sims.push_back(std::make_unique<Simulation>(model, parts));
     for (const std::string& kv : sets) sims.back()->set_option(kv);
     sims.back()->reset();
     perturb(model, sims.back()->data(), w);
@@ -230,15 +231,24 @@ TEST_CASE("batch: batched_padmm on the CPU matches simulations with a fixed pena
   // v by ~1e-6 m/s for these 1 kg boxes). 1e-9 in m, m/s and rad/s sits well
   // above rounding and well below such a change, so it shows that the
   // iteration counts agree as well.
+  // The batch runs any scheme whose solve is its linear problem and any law
+  // with the hard Coulomb cones (fischer_burmeister's are de Saxce's), with
+  // the scheme's own phases around the batched solve.
   constexpr double kTol = 1e-9;
+  const PartChoice combos[] = {{"desaxce", "padmm", "velocity"},
+                               {"fischer_burmeister", "padmm", "velocity"},
+                               {"desaxce", "padmm", "quasi_dynamic"}};
+  for (const PartChoice& parts : combos)
   for (const std::string name : {"stacked_boxes", "box_ramp"}) {
     CAPTURE(name);
+    CAPTURE(parts.contact);
+    CAPTURE(parts.scheme);
     const Model model = scene(name);
     const Real h = model.options.timestep;
-    Batch batch(model, PartChoice{}, kWorlds, batched());
+    Batch batch(model, parts, kWorlds, batched());
     batch.set_option("solver.balanced_penalty=false");
     perturb(model, batch.state());
-    auto sims = simulations(model, kWorlds, {"solver.balanced_penalty=false"});
+    auto sims = simulations(model, kWorlds, {"solver.balanced_penalty=false"}, parts);
     double worst = 0;
     bool iterations_equal = true;
     for (int k = 0; k < kSteps; ++k) {
@@ -285,22 +295,26 @@ TEST_CASE("batch: refusals name the part or option") {
     b.set_option("solver.delassus=matrix_free");
     throws_naming([&] { b.step(model.options.timestep); }, "solver.delassus=dense");
   }
-  SUBCASE("other solvers and contact models are refused by batched_padmm") {
-    // Every registered part other than padmm / desaxce (none may exist yet).
+  SUBCASE("solvers without a batched form, laws without the hard cones and re-linearising schemes are refused") {
+    // Every registered part other than padmm and the hard-cone laws.
     for (const PartInfo& s : solver_names()) {
       if (s.name == "padmm") continue;
       CAPTURE(s.name);
       PartChoice parts;
       parts.solver = s.name;
-      CHECK_THROWS_AS(Batch(model, parts, 2, batched()), std::invalid_argument);
+      if (s.name == "convex_newton") parts.contact = "ccp";
+      if (s.name == "newton") parts.contact = "fischer_burmeister";
+      throws_naming([&] { Batch(model, parts, 2, batched()); }, "has no batched form");
     }
     for (const PartInfo& c : contact_model_names()) {
-      if (c.name == "desaxce") continue;
+      if (make_contact_model(c.name)->uses_hard_coulomb_cones()) continue;
       CAPTURE(c.name);
       PartChoice parts;
       parts.contact = c.name;
-      throws_naming([&] { Batch(model, parts, 2, batched()); }, "desaxce");
+      throws_naming([&] { Batch(model, parts, 2, batched()); }, "hard de Saxce cones");
     }
+    throws_naming([&] { Batch(model, PartChoice{"fischer_burmeister", "newton", "backward_euler"}, 2, batched()); },
+                  "re-linearises");
     PartChoice unknown;
     unknown.solver = "no_such_solver";
     throws_naming([&] { Batch(model, unknown, 2, batched()); }, "no_such_solver");
