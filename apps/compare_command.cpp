@@ -89,8 +89,8 @@ void print_usable(const SceneComparison& sc, int w) {
 }
 
 void print_table_head(int w) {
-  std::printf("%-*s %9s %6s %9s %9s %7s %6s %5s %9s %9s %9s %9s  %s\n", w, "combo", "dt [s]", "steps", "us/step",
-              "wall/sim", "mean it", "max it", "!conv", "max r_vi", "max pen", "max joint", "error", "status");
+  std::printf("%-*s %9s %6s %9s %9s %9s %7s %6s %5s %9s %9s %9s %9s  %s\n", w, "combo", "dt [s]", "steps", "us/step",
+              "solve us", "wall/sim", "mean it", "max it", "!conv", "max r_vi", "max pen", "max joint", "error", "status");
 }
 
 void print_row(const ComparisonRun& r, int w) {
@@ -98,8 +98,9 @@ void print_row(const ComparisonRun& r, int w) {
     std::printf("%-*s %9g %6s  FAILED: %s\n", w, r.combo.c_str(), r.dt, "-", r.message.c_str());
     return;
   }
-  std::printf("%-*s %9g %6ld %9.1f %9.3g %7.2f %6d %5ld %9s %9s %9s %9s  %s\n", w, r.combo.c_str(), r.dt, r.steps,
-              1e6 * r.wall_per_step, r.wall_per_sim, r.mean_iterations, r.max_iterations, r.not_converged,
+  std::printf("%-*s %9g %6ld %9.1f %9.1f %9.3g %7.2f %6d %5ld %9s %9s %9s %9s  %s\n", w, r.combo.c_str(), r.dt,
+              r.steps, 1e6 * r.wall_per_step, 1e6 * r.solve_per_step, r.wall_per_sim, r.mean_iterations,
+              r.max_iterations, r.not_converged,
               cell(r.max_r_vi).c_str(), cell(r.max_penetration).c_str(), cell(r.max_joint_violation).c_str(),
               r.ok ? cell(r.error).c_str() : "n/a", r.ok ? "ok" : ("FAILED: " + r.message).c_str());
 }

@@ -67,6 +67,7 @@ struct Data {
   std::unique_ptr<SchemeWorkspace> scheme_workspace;
   SolveStats solve_stats;
   StepMetrics metrics;
+  ResidualScratch residual_scratch;          // the metrics' contact buffers
 
   // Sizes the state for a model and puts every body at its qpos0 pose, at rest.
   void init(const Model& model);

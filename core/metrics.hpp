@@ -7,15 +7,14 @@
 #include "core/constraint_problem.hpp"
 #include "core/contact_model.hpp"
 #include "core/data.hpp"
+#include "core/residuals.hpp"
 
 namespace contactlab {
 
-// Fills r_primal, r_dual, r_compl, r_vi of `m`.
-// Bilateral rows: K = R, K* = {0}; limit rows: K = K* = R+; contacts: the law's cones
-// with s = v + Gamma(v); complementarity is measured against the law's target
-// (0, or rho on a central path).
+// Fills r_primal, r_dual, r_compl, r_vi of `m` (core/residuals.hpp has the
+// definitions; scratch is data.residual_scratch in a step).
 void constraint_residuals(const ConstraintProblem& p, const ContactModel& law, const std::vector<Real>& lambda,
-                          const std::vector<Real>& v_plus, StepMetrics& m);
+                          const std::vector<Real>& v_plus, ResidualScratch& scratch, StepMetrics& m);
 
 // Kinetic plus gravitational potential energy of all moving bodies, J
 // (potential measured from z = 0 along -gravity).

@@ -11,19 +11,27 @@
 #include "core/constraint_problem.hpp"
 #include "core/contact_model.hpp"
 #include "core/options.hpp"
+#include "core/residuals.hpp"
 
 namespace contactlab {
 
 enum class SolveStatus { Converged, MaxIterations, NumericalFailure };
 const char* to_string(SolveStatus s);
 
-// The same statistics from every solver, so solvers can be compared.
+// The same statistics from every solver, so solvers can be compared. The
+// solver's own residuals are in its own scaling; wall_time_s and natural_map
+// are measured by Solver::solve around every solver in one way.
 struct SolveStats {
   SolveStatus status = SolveStatus::Converged;
   int iterations = 0;
   Real r_primal = 0, r_dual = 0, r_compl = 0;  // solver's own residuals at exit (its scaling)
   std::vector<Real> residual_history;          // per iteration: max(r_primal, r_dual, r_compl)
   bool record_history = false;                 // set by the caller; off in the hot loop
+  double wall_time_s = 0;                      // s, the solve alone
+  // The natural-map residual of the answer, the common measure (MATH.md E.1,
+  // core/residuals.hpp): |v| on bilateral rows, |lambda - max(0, lambda - v)|
+  // on limits, |lambda - Pi_K(lambda - (v + Gamma(v)))| on contacts; max norm.
+  Real natural_map = 0;
 };
 
 // Initial guess for a solve: impulses and velocities per row, when known.
@@ -39,6 +47,7 @@ enum class BatchDevice;
 class SolverWorkspace {
  public:
   virtual ~SolverWorkspace() = default;
+  ResidualScratch residual_scratch;  // for Solver::solve's natural-map measurement
 };
 
 class Solver {
@@ -51,11 +60,13 @@ class Solver {
   // Whether the solver re-evaluates problem.nonlinear_rows at each iterate
   // (required by schemes that evaluate constraints at q+, e.g. backward Euler).
   virtual bool relinearises() const { return false; }
-  // Solves. lambda and v_plus are resized to the number of rows (std::vector
-  // keeps its capacity, so a reused buffer does not allocate).
-  virtual void solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
-                     SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
-                     SolveStats& stats) const = 0;
+  // Solves (do_solve), then measures the solve's wall time and its answer's
+  // natural-map residual into stats, the same way for every solver. lambda
+  // and v_plus are resized to the number of rows (std::vector keeps its
+  // capacity, so a reused buffer does not allocate).
+  void solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
+             SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
+             SolveStats& stats) const;
   virtual void bind_options(OptionSet& set, const std::string& prefix) = 0;
   // A form of this solver that solves many worlds' problems in one call, for
   // `law` on `device` (core/batch_solver.hpp); null, with the reason in `why`,
@@ -63,6 +74,13 @@ class Solver {
   // outlive it.
   virtual std::unique_ptr<BatchSolver> make_batch_solver(const ContactModel& law, BatchDevice device,
                                                          std::string* why) const;
+
+ protected:
+  // The solver itself: fills lambda, v_plus (v+ = D lambda + v_f) and stats'
+  // status, iterations, own residuals and history.
+  virtual void do_solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
+                        SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
+                        SolveStats& stats) const = 0;
 };
 
 }  // namespace contactlab

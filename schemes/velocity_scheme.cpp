@@ -138,7 +138,7 @@ void VelocityScheme::finish(const Model& model, Data& data, const ContactModel& 
   data.step += 1;
 
   StepMetrics& m = data.metrics;
-  constraint_residuals(p, law, data.lambda, data.v_plus, m);
+  constraint_residuals(p, law, data.lambda, data.v_plus, data.residual_scratch, m);
   m.max_penetration = 0;
   for (const Contact& c : data.contacts) m.max_penetration = std::max(m.max_penetration, -c.gap);
   // m.joint_violation was set by prepare (it is measured at q-).

@@ -13,7 +13,12 @@ mkdir -p "$work/old" "$work/new"
 combos=$("$new" list combos | sed -n 's/^  \([a-z_]*\) + \([a-z_]*\) + \([a-z_]*\): ok$/\1,\2,\3/p')
 scenes=$("$new" list | sed -n '/^scenes:/,$p' | sed -n 's/^  \([a-z_]*\)$/\1/p')
 fail=0; runs=0
-strip_wall() { awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i=="wall_time_s") w=i} {s=""; for(i=1;i<=NF;i++) if(i!=w) s=s (s==""?"":",") $i; print s}' "$1"; }
+# The metrics columns (timings dropped: they differ run to run).
+strip_wall() {
+  awk -F, -v keep="step,time,contacts,iterations,converged,r_primal,r_dual,r_compl,r_vi,max_penetration,joint_violation,energy" '
+    NR == 1 { n = split(keep, k, ","); for (j = 1; j <= n; j++) for (i = 1; i <= NF; i++) if ($i == k[j]) col[j] = i }
+    { s = ""; for (j = 1; j <= n; j++) s = s (j > 1 ? "," : "") $(col[j]); print s }' "$1"
+}
 for scene in $scenes; do
   for c in $combos; do
     IFS=, read -r scheme contact solver <<<"$c"

@@ -1,6 +1,7 @@
 #include "solvers/batch_padmm_solver.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 
 #include "solvers/cuda/batch_padmm.hpp"
@@ -18,7 +19,7 @@ std::unique_ptr<BatchSolver> PadmmSolver::make_batch_solver(const ContactModel& 
   }
   if (device == BatchDevice::Cuda && !cuda_available())
     throw std::runtime_error("batch: device = cuda requested but there is no CUDA device (cuda_available() is false)");
-  return std::make_unique<BatchPadmmSolver>(*this, device);
+  return std::make_unique<BatchPadmmSolver>(*this, law, device);
 }
 
 void BatchPadmmSolver::check_options() const {
@@ -36,6 +37,7 @@ void BatchPadmmSolver::check_options() const {
 }
 
 void BatchPadmmSolver::solve(std::vector<Data>& worlds) {
+  const auto t0 = std::chrono::steady_clock::now();
   const int n = static_cast<int>(worlds.size());
   int rows = 0, contacts = 0;
   for (const Data& d : worlds) {
@@ -58,6 +60,7 @@ void BatchPadmmSolver::solve(std::vector<Data>& worlds) {
     else
       cpu_padmm_iterate(st, solver_.options.max_iterations);
   }
+  seconds_per_world_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / std::max(n, 1);
 }
 
 void BatchPadmmSolver::collect(int w, Data& d) const {
@@ -92,6 +95,8 @@ void BatchPadmmSolver::collect(int w, Data& d) const {
     d.lambda.assign(m, 0.0);
     d.v_plus.assign(m, 0.0);
   }
+  stats.wall_time_s = seconds_per_world_;
+  stats.natural_map = natural_map_residual(pr, law_, d.lambda, d.v_plus, d.residual_scratch);
 }
 
 }  // namespace contactlab

@@ -19,15 +19,20 @@ namespace contactlab {
 
 class BatchPadmmSolver final : public BatchSolver {
  public:
-  // `solver` must outlive this object (its options are read at every step).
-  BatchPadmmSolver(const PadmmSolver& solver, BatchDevice device) : solver_(solver), device_(device) {}
+  // `solver` and `law` must outlive this object (the options are read at every step).
+  BatchPadmmSolver(const PadmmSolver& solver, const ContactModel& law, BatchDevice device)
+      : solver_(solver), law_(law), device_(device) {}
   void check_options() const override;
   void solve(std::vector<Data>& worlds) override;
+  // Also stats.wall_time_s (the batched solve's time over the worlds) and
+  // stats.natural_map (as Solver::solve measures it).
   void collect(int world, Data& data) const override;
 
  private:
   const PadmmSolver& solver_;
+  const ContactModel& law_;
   BatchDevice device_;
+  double seconds_per_world_ = 0;      // of the last solve()
   BatchPadmmState state_;             // all worlds' iterations
   BatchPadmmLoadScratch load_scratch_;  // host buffers of the serial loads
 };

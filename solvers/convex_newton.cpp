@@ -510,9 +510,9 @@ bool ConvexNewtonSolver::accepts(const ContactModel& law, std::string* why) cons
   return false;
 }
 
-void ConvexNewtonSolver::solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
-                               SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
-                               SolveStats& stats) const {
+void ConvexNewtonSolver::do_solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
+                                  SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
+                                  SolveStats& stats) const {
   options.Validate();
   std::string why;
   if (!accepts(law, &why)) throw std::invalid_argument(why);

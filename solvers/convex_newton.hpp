@@ -134,9 +134,11 @@ class ConvexNewtonSolver final : public SolverWithOptions<ConvexNewtonOptions, C
   std::string name() const override { return "convex_newton"; }
   // Needs a convex law with positive contact compliance (ccp).
   bool accepts(const ContactModel& law, std::string* why) const override;
-  void solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
-             SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
-             SolveStats& stats) const override;
+
+ protected:
+  void do_solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
+                SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
+                SolveStats& stats) const override;
 };
 
 // CQDC's implicit gradient (MATH.md D.4) at a converged solve, for the paired

@@ -68,9 +68,9 @@ void NonsmoothNewtonSolver::bind_options(OptionSet& set, const std::string& pref
   set.add(prefix + "line_search_steps", &options.line_search_steps, "step halvings at most", 0, 60);
 }
 
-void NonsmoothNewtonSolver::solve(const ConstraintProblem& p, const ContactModel& law, const WarmStart& warm,
-                                  SolverWorkspace& workspace, std::vector<Real>& lambda_out,
-                                  std::vector<Real>& v_plus, SolveStats& stats) const {
+void NonsmoothNewtonSolver::do_solve(const ConstraintProblem& p, const ContactModel& law, const WarmStart& warm,
+                                     SolverWorkspace& workspace, std::vector<Real>& lambda_out,
+                                     std::vector<Real>& v_plus, SolveStats& stats) const {
   options.Validate();
   NewtonWorkspace& ws = static_cast<NewtonWorkspace&>(workspace);
   const int m = p.num_rows(), n6 = p.twist_size(), nc = p.num_contacts, off = p.contact_offset();

@@ -58,11 +58,13 @@ class NonsmoothNewtonSolver final : public Solver {
   bool accepts(const ContactModel& law, std::string* why) const override;
   std::unique_ptr<SolverWorkspace> make_workspace() const override { return std::make_unique<NewtonWorkspace>(); }
   bool relinearises() const override { return true; }
-  void solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
-             SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
-             SolveStats& stats) const override;
   void bind_options(OptionSet& set, const std::string& prefix) override;
   NewtonOptions options;
+
+ protected:
+  void do_solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
+                SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
+                SolveStats& stats) const override;
 };
 
 }  // namespace contactlab

@@ -129,9 +129,9 @@ void padmm_assemble_delassus(const ConstraintProblem& problem, const Real* conta
   }
 }
 
-void PadmmSolver::solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
-                        SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
-                        SolveStats& stats) const {
+void PadmmSolver::do_solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
+                           SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
+                           SolveStats& stats) const {
   options.Validate();
   PadmmWorkspace& ws = checked_workspace<PadmmWorkspace>(workspace, problem, "padmm", "PadmmSolver");
 

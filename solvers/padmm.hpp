@@ -98,13 +98,15 @@ class PadmmSolver final : public SolverWithOptions<PadmmOptions, PadmmWorkspace>
   using SolverWithOptions::SolverWithOptions;
 
   std::string name() const override { return "padmm"; }
-  void solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
-             SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
-             SolveStats& stats) const override;
   // The dense batched PADMM (solvers/batch_padmm_solver.hpp): laws with the
   // hard Coulomb cones only; fixed penalty and dense Delassus (checked per step).
   std::unique_ptr<BatchSolver> make_batch_solver(const ContactModel& law, BatchDevice device,
                                                  std::string* why) const override;
+
+ protected:
+  void do_solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
+                SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
+                SolveStats& stats) const override;
 };
 
 }  // namespace contactlab

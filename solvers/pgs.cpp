@@ -99,9 +99,9 @@ void PgsOptions::Validate() const {
   require(relaxation > 0 && relaxation < 2, "relaxation", relaxation, "must lie in (0, 2)");
 }
 
-void PgsSolver::solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
-                      SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
-                      SolveStats& stats) const {
+void PgsSolver::do_solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
+                         SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
+                         SolveStats& stats) const {
   options.Validate();
   PgsWorkspace& ws = checked_workspace<PgsWorkspace>(workspace, problem, "pgs", "PgsSolver");
 

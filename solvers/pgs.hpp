@@ -86,9 +86,11 @@ class PgsSolver final : public SolverWithOptions<PgsOptions, PgsWorkspace> {
   using SolverWithOptions::SolverWithOptions;
 
   std::string name() const override { return "pgs"; }
-  void solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
-             SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
-             SolveStats& stats) const override;
+
+ protected:
+  void do_solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
+                SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
+                SolveStats& stats) const override;
 };
 
 }  // namespace contactlab

@@ -374,7 +374,7 @@ ComparisonRun run_comparison(const Model& model, const std::string& scene, const
   r.scene = scene_label(scene);
   r.combo = combo.label();
   r.dt = dt;
-  double wall = 0, iterations = 0;
+  double wall = 0, iterations = 0, solve = 0;
   try {
     if (!(dt > 0) || !std::isfinite(dt)) throw std::invalid_argument("time step must be positive");
     Simulation sim(model, combo.parts());
@@ -398,6 +398,7 @@ ComparisonRun run_comparison(const Model& model, const std::string& scene, const
       r.max_r_vi = std::max(r.max_r_vi, static_cast<double>(mt.r_vi));
       r.max_penetration = std::max(r.max_penetration, static_cast<double>(mt.max_penetration));
       r.max_joint_violation = std::max(r.max_joint_violation, static_cast<double>(mt.joint_violation));
+      solve += d.solve_stats.wall_time_s;
       if (r.residual_step == 0 || mt.iterations > r.residual_iterations) {
         r.residual_step = d.step;
         r.residual_iterations = mt.iterations;
@@ -410,6 +411,7 @@ ComparisonRun run_comparison(const Model& model, const std::string& scene, const
     mark_failed(r, e, dt);
   }
   set_averages(r, wall, iterations);
+  r.solve_per_step = r.steps ? solve / r.steps : 0;
   return r;
 }
 
@@ -563,7 +565,7 @@ SceneComparison compare_scene(const std::string& scene, const CompareSettings& s
 
 const char* const kRunsCsvHeader =
     "scene,combo,dt,steps,wall_per_step_s,wall_per_sim_s,mean_iterations,max_iterations,not_converged,max_r_vi,"
-    "max_penetration,max_joint_violation,error,error_kind,status";
+    "max_penetration,max_joint_violation,error,error_kind,status,solve_per_step_s";
 
 void write_runs_csv(std::ostream& out, const std::vector<SceneComparison>& scenes) {
   out << kRunsCsvHeader << "\n";
@@ -576,7 +578,7 @@ void write_runs_csv(std::ostream& out, const std::vector<SceneComparison>& scene
           << (stats ? std::to_string(r.max_iterations) : "") << ',' << (stats ? std::to_string(r.not_converged) : "")
           << ',' << num(r.max_r_vi) << ',' << num(r.max_penetration) << ',' << num(r.max_joint_violation) << ','
           << (r.ok ? csv_number(r.error) : "") << ',' << to_string(r.ok ? r.error_kind : ErrorKind::None) << ','
-          << (r.ok ? "ok" : csv_field("failed: " + r.message, true)) << "\n";
+          << (r.ok ? "ok" : csv_field("failed: " + r.message, true)) << ',' << num(r.solve_per_step) << "\n";
     }
 }
 

@@ -77,6 +77,7 @@ struct ComparisonRun {
   double simulated_time = 0;   // s
   double wall_per_step = 0;    // s of wall time per step (the steps only, not set-up)
   double wall_per_sim = 0;     // s of wall time per simulated second
+  double solve_per_step = 0;   // s in the solver per step (SolveStats::wall_time_s; 0 for a peer engine)
   double mean_iterations = 0;
   int max_iterations = 0;
   long not_converged = 0;

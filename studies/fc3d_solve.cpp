@@ -66,8 +66,8 @@ Fc3dErrors fc3d_errors(const FrictionContactProblem& p, const VecX& r, VecX& u) 
   cp.num_contacts = nc;
   cp.mu.assign(p.mu.data(), p.mu.data() + nc);
   const std::vector<Real> lambda(r.data(), r.data() + r.size()), v(u.data(), u.data() + u.size());
-  StepMetrics m;
-  constraint_residuals(cp, DeSaxceModel(), lambda, v, m);
+  ResidualScratch scratch;
+  const ConstraintResiduals m = constraint_residuals(cp, DeSaxceModel(), lambda, v, scratch);
   e.r_primal = m.r_primal;
   e.r_dual = m.r_dual;
   e.r_compl = m.r_compl;

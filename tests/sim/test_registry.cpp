@@ -21,9 +21,9 @@ class RenamedPgs final : public Solver {
   std::string name() const override { return name_; }
   bool accepts(const ContactModel& law, std::string* why) const override { return inner_.accepts(law, why); }
   std::unique_ptr<SolverWorkspace> make_workspace() const override { return inner_.make_workspace(); }
-  void solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
-             SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
-             SolveStats& stats) const override {
+  void do_solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
+                SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
+                SolveStats& stats) const override {
     inner_.solve(problem, law, warm, workspace, lambda, v_plus, stats);
   }
   void bind_options(OptionSet& set, const std::string& prefix) override { inner_.bind_options(set, prefix); }
