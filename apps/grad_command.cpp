@@ -36,57 +36,6 @@ std::string number(Real v) {
   return buf;
 }
 
-// --set adjoint.KEY=VALUE: the adjoint's options (not the simulation's).
-void apply_adjoint_setting(const std::string& kv, StepAdjointOptions& o) {
-  const auto eq = kv.find('=');
-  const std::string key = kv.substr(0, eq), value = eq == std::string::npos ? "" : kv.substr(eq + 1);
-  auto real = [&]() {
-    std::size_t used = 0;
-    double v = 0;
-    try {
-      v = std::stod(value, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (value.empty() || used != value.size()) throw std::invalid_argument("--set " + kv + ": expected a number");
-    return v;
-  };
-  auto integer = [&]() {
-    const double v = real();
-    if (!(v == std::floor(v)) || std::abs(v) > 1e9) throw std::invalid_argument("--set " + kv + ": expected an integer");
-    return static_cast<int>(v);
-  };
-  if (key == "adjoint.sensitivity") o.sensitivity.kind = parse_sensitivity_kind(value);
-  else if (key == "adjoint.rho") o.sensitivity.rho = real();
-  else if (key == "adjoint.delta") o.sensitivity.delta = real();
-  else if (key == "adjoint.pullback_step") o.pullback_step = real();
-  else if (key == "adjoint.solve") o.solve = parse_adjoint_solve(value);
-  else if (key == "adjoint.pullback_derivative") {
-    if (value != "dual" && value != "differences")
-      throw std::invalid_argument("--set " + kv + ": adjoint.pullback_derivative is dual or differences");
-    o.exact_pullback = value == "dual";
-  } else if (key == "adjoint.geometric_stiffness") {
-    if (value != "true" && value != "false")
-      throw std::invalid_argument("--set " + kv + ": adjoint.geometric_stiffness is true or false");
-    o.geometric_stiffness = value == "true";
-  }
-  else if (key == "adjoint.krylov_iterations") o.krylov.max_iterations = integer();
-  else if (key == "adjoint.krylov_restart") o.krylov.restart = integer();
-  else if (key == "adjoint.krylov_tolerance") o.krylov.tolerance = real();
-  else if (key == "adjoint.pullback") {
-    if (value != "full" && value != "truncated")
-      throw std::invalid_argument("--set " + kv + ": adjoint.pullback is full or truncated");
-    o.truncated = value == "truncated";
-  } else {
-    throw std::invalid_argument("unknown option '" + key +
-                                "' (adjoint keys: sensitivity, rho, delta, pullback, pullback_step, solve, krylov_iterations, "
-                                "krylov_restart, krylov_tolerance, geometric_stiffness, pullback_derivative)");
-  }
-  o.sensitivity.Validate();
-  o.krylov.Validate();
-  if (!(o.pullback_step >= 0)) throw std::invalid_argument("adjoint.pullback_step must be >= 0 (0: automatic)");
-}
-
 // Without --wrt: every moving body's initial position and velocity, and every control.
 std::string default_inputs(const Model& m) {
   std::string out;
@@ -109,9 +58,8 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
   GradCheckOptions check_options;
   check_options.tolerance = 1e-2;
   po::options_description opts(std::string(name) + " SCENE --loss LOSS " + (check ? "--wrt LIST" : "[--wrt LIST]") +
-                               " [options]\n(the adjoint's options: --set adjoint.KEY=VALUE with KEY sensitivity, rho, "
-                               "delta, solve, krylov_iterations, krylov_restart, krylov_tolerance, geometric_stiffness, "
-                               "pullback, pullback_derivative, pullback_step; docs/gradients.md)");
+                               " [options]\n(the adjoint's options: --set adjoint.KEY=VALUE; --list-options prints "
+                               "every key; docs/gradients.md)");
   opts.add_options()("help,h", "this help")
       ("loss", po::value(&loss), "final:BODY.FIELD, sumsq:BODY.pos=X,Y,Z, scaled a*TERM, summed with +")
       ("wrt", po::value(&wrt), "comma-separated inputs: init:BODY.FIELD, param:geom.NAME.friction, "
@@ -120,7 +68,8 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
        "keep the world's state every K steps and replay segments backward (0: record every step)")
       ("profile", po::bool_switch(&profile),
        "print forward and backward wall times, the step records' memory, the solve adjoint's methods and time, and "
-       "the peak resident memory to stderr");
+       "the peak resident memory to stderr")
+      ("list-options", "print every --set key (the simulation's and the adjoint's) with its value and default, and exit");
   if (check)
     opts.add_options()("eps", po::value(&check_options.eps)->default_value(check_options.eps),
                        "finite-difference step (input units)")
@@ -130,23 +79,31 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
   po::variables_map vm;
   if (const int exit_code = parse_command_line(args, name, opts, "scene", po::value(&spec.scene), 1, vm); exit_code >= 0)
     return exit_code;
-  if (spec.scene.empty() || loss.empty() || (check && wrt.empty())) {
+  if (spec.scene.empty() || (!vm.count("list-options") && (loss.empty() || (check && wrt.empty())))) {
     std::cerr << name << ": error: missing " << (spec.scene.empty() ? "SCENE" : loss.empty() ? "--loss" : "--wrt")
               << "\n" << opts;
     return 2;
   }
   try {
+    // The adjoint's keys (adjoint.*) go to its options, the rest to the simulation.
     StepAdjointOptions adjoint;
+    OptionSet adjoint_options;
+    adjoint.bind(adjoint_options, "adjoint.");
     std::vector<std::string> sim_sets;
     for (const auto& kv : spec.sets) {
-      if (kv.rfind("adjoint.", 0) == 0) apply_adjoint_setting(kv, adjoint);
+      if (kv.rfind("adjoint.", 0) == 0) adjoint_options.set_assignment(kv);
       else sim_sets.push_back(kv);
     }
+    adjoint_options.validate();
     spec.sets = sim_sets;
     std::vector<std::string> warnings;
     spec.model = std::make_shared<const Model>(load_scene(spec.scene, &warnings));
     for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
     PreparedRollout r = prepare_rollout(spec);
+    if (vm.count("list-options")) {
+      std::cout << r.sim.describe_options() << adjoint_options.describe();
+      return 0;
+    }
     if (wrt.empty()) wrt = default_inputs(r.sim.model());
     const Loss parsed_loss = Loss::parse(loss, r.sim.model());
     const std::vector<GradInput> inputs = parse_grad_inputs(wrt, r.sim.model());

@@ -18,7 +18,8 @@ inline void add_rollout_options(boost::program_options::options_description& opt
       ("duration", po::value(&spec.duration), "simulated time in s (default: the scene's contactlab.duration, else 1)")
       ("steps", po::value(&spec.steps), "number of steps (instead of --duration)")
       ("set", po::value(&spec.sets)->composing(),
-       "KEY=VALUE option (solver.*, contact.*, scheme.*, body.NAME.mass, geom.NAME.friction); repeatable")
+       "KEY=VALUE option (solver.*, contact.*, scheme.*, body.NAME.mass, geom.NAME.friction, actuator.NAME.kp|kv; "
+       "--list-options prints them all); repeatable")
       ("keyframe", po::value(&spec.keyframe), "initial state from this MJCF keyframe")
       ("ctrl", po::value(&spec.ctrls)->composing(), "ACTUATOR=VALUE constant control; repeatable")
       ("ctrl-file", po::value(&spec.ctrl_file), "per-step controls, CSV with header step,ACTUATOR,...");

@@ -172,9 +172,8 @@ int list_options_command(const RunRequest& rq) {
     Simulation sim(load_mjcf_file(resolve_scene(rq.spec.scene)),
                    PartChoice{rq.spec.contact, rq.spec.solver, rq.spec.scheme});
     for (const auto& kv : rq.spec.sets) sim.set_option(kv);
-    std::cout << sim.describe_options()
-              << "  body.NAME.mass = (from the scene)    body mass in kg (inertia scaled with it)\n"
-              << "  geom.NAME.friction = (from the scene)    sliding friction coefficient\n";
+    sim.validate_options();
+    std::cout << sim.describe_options();
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "contactlab run: error: " << e.what() << std::endl;

@@ -48,6 +48,7 @@ Real CcpModel::penetration_recovery(Real) const {
 }
 
 void CcpModel::bind_options(OptionSet& set, const std::string& prefix) {
+  set.add_validator([this] { options.Validate(); });
   const Real inf = std::numeric_limits<Real>::infinity();
   set.add(prefix + "compliance", &options.compliance, "rho_c on each contact row, (m/s)/(N s) = 1/kg, > 0", 0, inf);
   set.add(prefix + "gap_recovery", &options.gap_recovery, "eta: fraction of a penetration removed per step", 0, 1);

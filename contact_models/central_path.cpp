@@ -38,6 +38,7 @@ void CentralPathModel::project_dual(const Real* mu, int nc, Real* x) const {
 }
 
 void CentralPathModel::bind_options(OptionSet& set, const std::string& prefix) {
+  set.add_validator([this] { options.Validate(); });
   set.add(prefix + "rho", &options.rho,
           "central-path parameter of the unit-step relation lambda^T sigma^ = rho, J = N s m/s, >= 0 (0: de Saxce)",
           0, std::numeric_limits<Real>::infinity());

@@ -22,6 +22,7 @@ bool BackwardEulerScheme::accepts(const ContactModel&, const Solver& solver, std
 }
 
 void BackwardEulerScheme::bind_options(OptionSet& set, const std::string& prefix) {
+  set.add_validator([this] { options.validate(); });
   set.add(prefix + "contact_margin", &options.contact_margin, "m, contacts are created below this gap", 0);
   set.add(prefix + "warm_start", &options.warm_start, "pass the previous step's impulses to the solver");
   set.add(prefix + "warm_start_radius", &options.warm_start_radius, "m, contact matching distance", 0);

@@ -15,6 +15,7 @@ bool QuasiDynamicScheme::accepts(const ContactModel& law, const Solver& solver, 
 }
 
 void QuasiDynamicScheme::bind_options(OptionSet& set, const std::string& prefix) {
+  set.add_validator([this] { options.Validate(); });
   set.add_choice(prefix + "drop", &options.drop, {"all", "none"},
                  "velocities dropped before each step: all (quasi-dynamic) | none (= velocity scheme)");
   VelocitySchemeOptions& s = options.stepping;

@@ -85,6 +85,7 @@ void VelocitySchemeOptions::validate() const {
 bool VelocityScheme::accepts(const ContactModel&, const Solver&, std::string*) const { return true; }
 
 void VelocityScheme::bind_options(OptionSet& set, const std::string& prefix) {
+  set.add_validator([this] { options.validate(); });
   set.add(prefix + "baumgarte", &options.baumgarte, "joint/loop position error removed per step", 0, 1);
   set.add(prefix + "limit_baumgarte", &options.limit_baumgarte, "joint-limit violation removed per step", 0, 1);
   set.add(prefix + "contact_baumgarte", &options.contact_baumgarte, "penetration removed per step", 0, 1);

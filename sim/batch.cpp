@@ -126,10 +126,9 @@ Batch::Batch(Model model, const PartChoice& parts, int num_worlds, const BatchOp
     batch_solver_ = solver_->make_batch_solver(*law_, batch_options_.device, &reason);
     if (!batch_solver_) throw std::invalid_argument(why + "a solver with a batched form: " + reason);
   }
-  law_->bind_options(options_, "contact.");
-  solver_->bind_options(options_, "solver.");
-  scheme_->bind_options(options_, "scheme.");
   model_.validate();
+  bind_run_options(options_, model_, *law_, *solver_, *scheme_);
+  options_.validate();
 
   const int nb = model_.num_bodies(), na = static_cast<int>(model_.actuators.size());
   const size_t n = static_cast<size_t>(num_worlds);
@@ -154,7 +153,10 @@ Batch::Batch(Model model, const PartChoice& parts, int num_worlds, const BatchOp
 
 Batch::~Batch() = default;
 
-void Batch::set_option(const std::string& kv) { apply_setting(model_, options_, kv); }
+void Batch::set_option(const std::string& kv) {
+  options_.set_assignment(kv);
+  options_changed_ = true;
+}
 
 void Batch::reset(const std::string& keyframe) {
   const Keyframe* key = initial_keyframe(model_, keyframe);
@@ -234,6 +236,10 @@ void Batch::for_each_world(void (*fn)(Batch*, int, Real), Real h) {
 
 void Batch::step(Real h) {
   if (!(h > 0) || !std::isfinite(h)) throw std::invalid_argument("time step must be positive and finite");
+  if (options_changed_) {
+    options_.validate();
+    options_changed_ = false;
+  }
   if (batch_options_.mode == BatchMode::PerWorld) {
     for_each_world([](Batch* b, int w, Real dt) { b->step_per_world(w, dt); }, h);
   } else {

@@ -81,7 +81,7 @@ class Batch {
   Batch& operator=(const Batch&) = delete;
 
   // As Simulation::set_option: solver.*, contact.* (alias model.*), scheme.*,
-  // body.NAME.mass, geom.NAME.friction; shared by every world.
+  // the model's parameters; shared by every world. Validated at the next step.
   void set_option(const std::string& key_equals_value);
   std::string describe_options() const { return options_.describe(); }
 
@@ -131,6 +131,7 @@ class Batch {
   std::unique_ptr<Solver> solver_;
   std::unique_ptr<Scheme> scheme_;
   OptionSet options_;
+  bool options_changed_ = false;  // validated at the next step
   BatchState state_;
   std::vector<Data> worlds_;                 // (N) per-world scratch
   std::unique_ptr<BatchSolver> batch_solver_;  // batched_padmm: the solver's batched form

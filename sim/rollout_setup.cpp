@@ -89,16 +89,20 @@ PreparedRollout prepare_rollout(const RolloutSpec& spec, const RolloutHooks& hoo
   Model model = *spec.model;
   // Settings first (they may change the model: body.NAME.mass, geom.NAME.friction),
   // then the caller's edit, so a perturbation applies on top of the user's values.
-  OptionSet unused;
-  for (const auto& kv : spec.sets)
-    if (kv.rfind("body.", 0) == 0 || kv.rfind("geom.", 0) == 0) apply_setting(model, unused, kv);
+  {
+    OptionSet parameters;
+    bind_model_parameters(parameters, model);
+    for (const auto& kv : spec.sets)
+      if (is_model_parameter(kv)) parameters.set_assignment(kv);
+  }
   if (hooks.edit_model) {
     hooks.edit_model(model);
     model.validate();
   }
   PreparedRollout out{Simulation(std::move(model), PartChoice{spec.contact, spec.solver, spec.scheme}), 0, 0, {}};
   for (const auto& kv : spec.sets)
-    if (!(kv.rfind("body.", 0) == 0 || kv.rfind("geom.", 0) == 0)) out.sim.set_option(kv);
+    if (!is_model_parameter(kv)) out.sim.set_option(kv);
+  out.sim.validate_options();
   out.sim.reset(spec.keyframe);
   if (hooks.edit_initial_state) hooks.edit_initial_state(out.sim.model(), out.sim.data());
   const Model& m = out.sim.model();

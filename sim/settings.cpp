@@ -29,6 +29,13 @@ bool split_key(const std::string& key, const std::string& prefix, const std::str
   return true;
 }
 
+void set_body_mass(Body& body, Real m, const std::string& key) {
+  if (!(body.mass > 0))
+    throw std::invalid_argument("model override '" + key + "': body '" + body.name + "' has no mass to rescale");
+  body.inertia_B *= m / body.mass;  // same shape, same density distribution
+  body.mass = m;
+}
+
 }  // namespace
 
 void apply_model_override(Model& model, const std::string& key, const std::string& value) {
@@ -38,11 +45,7 @@ void apply_model_override(Model& model, const std::string& key, const std::strin
     if (b < 0) throw std::invalid_argument("model override '" + key + "': unknown body '" + name + "'");
     const Real m = parse_override_value(key, value);
     if (!(m > 0)) throw std::invalid_argument("model override '" + key + "': mass must be > 0, got " + value);
-    Body& body = model.bodies[b];
-    if (!(body.mass > 0))
-      throw std::invalid_argument("model override '" + key + "': body '" + name + "' has no mass to rescale");
-    body.inertia_B *= m / body.mass;  // same shape, same density distribution
-    body.mass = m;
+    set_body_mass(model.bodies[b], m, key);
     return;
   }
   if (split_key(key, "geom.", ".friction", name)) {
@@ -53,21 +56,60 @@ void apply_model_override(Model& model, const std::string& key, const std::strin
     model.geoms[g].friction = mu;
     return;
   }
-  throw std::invalid_argument("unknown model override '" + key + "' (supported: body.NAME.mass, geom.NAME.friction)");
-}
-
-void apply_setting(Model& model, OptionSet& options, const std::string& kv) {
-  const auto eq = kv.find('=');
-  if (eq == std::string::npos || eq == 0) throw std::invalid_argument("bad --set '" + kv + "': expected KEY=VALUE");
-  std::string key = kv.substr(0, eq);
-  const std::string value = kv.substr(eq + 1);
-  if (key.rfind("model.", 0) == 0) key = "contact." + key.substr(6);
-  if (key.rfind("body.", 0) == 0 || key.rfind("geom.", 0) == 0) {
-    apply_model_override(model, key, value);
-    model.validate();
+  if (key.rfind("actuator.", 0) == 0) {
+    OptionSet set;
+    bind_model_parameters(set, model);
+    set.set(key, value);
     return;
   }
-  options.set(key, value);
+  throw std::invalid_argument("unknown model override '" + key +
+                              "' (supported: body.NAME.mass, geom.NAME.friction, actuator.NAME.kp|kv)");
+}
+
+bool is_model_parameter(const std::string& key) {
+  return key.rfind("body.", 0) == 0 || key.rfind("geom.", 0) == 0 || key.rfind("actuator.", 0) == 0;
+}
+
+void bind_model_parameters(OptionSet& set, Model& model) {
+  for (Body& b : model.bodies) {
+    if (b.name.empty() || !(b.mass > 0)) continue;
+    const std::string key = "body." + b.name + ".mass";
+    Body* body = &b;
+    set.add_number(key, "kg, the body's mass (its inertia scaled by the same ratio)", [body] { return body->mass; },
+                   [body, key](Real m) {
+                     if (!(m > 0)) throw std::invalid_argument("mass must be > 0");
+                     set_body_mass(*body, m, key);
+                   });
+  }
+  for (Geom& g : model.geoms) {
+    if (g.name.empty()) continue;
+    Geom* geom = &g;
+    set.add_number("geom." + g.name + ".friction", "sliding friction coefficient (a pair takes the larger)",
+                   [geom] { return geom->friction; }, [geom](Real mu) { geom->friction = mu; }, 0);
+  }
+  for (Actuator& a : model.actuators) {
+    if (a.name.empty()) continue;
+    Actuator* act = &a;
+    const std::string prefix = "actuator." + a.name + ".";
+    if (a.type == ActuatorType::Position) {
+      set.add_number(prefix + "kp", "N/m or N m/rad, the position servo's stiffness", [act] { return act->kp; },
+                     [act](Real k) { act->kp = k; }, 0);
+      set.add_number(prefix + "kv", "N s/m or N m s/rad, the position servo's damping", [act] { return act->kv; },
+                     [act](Real k) { act->kv = k; }, 0);
+    } else if (a.type == ActuatorType::Velocity) {
+      // A velocity servo keeps its gain (MJCF kv) in Actuator::kp.
+      set.add_number(prefix + "kv", "N s/m or N m s/rad, the velocity servo's gain", [act] { return act->kp; },
+                     [act](Real k) { act->kp = k; }, 0);
+    }
+  }
+}
+
+void bind_run_options(OptionSet& set, Model& model, ContactModel& law, Solver& solver, Scheme& scheme) {
+  law.bind_options(set, "contact.");
+  set.add_alias("model.", "contact.");
+  solver.bind_options(set, "solver.");
+  scheme.bind_options(set, "scheme.");
+  bind_model_parameters(set, model);
 }
 
 const Keyframe* initial_keyframe(const Model& model, const std::string& name) {

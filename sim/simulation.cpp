@@ -14,15 +14,22 @@ Simulation::Simulation(Model model, const PartChoice& parts)
       scheme_(make_scheme(parts.scheme)) {
   const std::string refusal = combination_refusal(*scheme_, *law_, *solver_);
   if (!refusal.empty()) throw std::invalid_argument("incompatible combination: " + refusal);
-  law_->bind_options(options_, "contact.");
-  solver_->bind_options(options_, "solver.");
-  scheme_->bind_options(options_, "scheme.");
   model_.validate();
+  bind_run_options(options_, model_, *law_, *solver_, *scheme_);
+  options_.validate();
   data_.init(model_);
   reset();
 }
 
-void Simulation::set_option(const std::string& kv) { apply_setting(model_, options_, kv); }
+void Simulation::set_option(const std::string& kv) {
+  options_.set_assignment(kv);
+  options_changed_ = true;
+}
+
+void Simulation::validate_options() {
+  options_.validate();
+  options_changed_ = false;
+}
 
 void Simulation::reset(const std::string& keyframe) {
   data_.init(model_);
@@ -36,6 +43,7 @@ void Simulation::apply_scheduled_controls() {
 
 void Simulation::step(Real h) {
   if (!(h > 0) || !std::isfinite(h)) throw std::invalid_argument("time step must be positive and finite");
+  if (options_changed_) validate_options();
   scheme_->step(model_, data_, *law_, *solver_, h);
   for (int b = 0; b < model_.num_bodies(); ++b) {
     const bool finite = data_.x_W[b].allFinite() && data_.v_W[b].allFinite() && data_.w_W[b].allFinite() &&

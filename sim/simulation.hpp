@@ -25,10 +25,17 @@ class Simulation {
   // Throws std::invalid_argument for unknown parts or a refused combination.
   Simulation(Model model, const PartChoice& parts);
 
-  // `--set KEY=VALUE`: solver.*, contact.* (alias model.*), scheme.*, and model
-  // parameters body.NAME.mass / geom.NAME.friction. Throws naming the key.
+  // `--set KEY=VALUE`: solver.*, contact.* (alias model.*), scheme.*, and the
+  // model's parameters body.NAME.mass, geom.NAME.friction, actuator.NAME.kp|kv
+  // (sim/settings.hpp). Throws naming the key when it is unknown or the value
+  // does not parse or fit its range.
   void set_option(const std::string& key_equals_value);
+  // Each part's validation of its options (OptionSet::validate); throws naming
+  // the first bad field. step() runs it after options changed, so settings may
+  // be given in any order.
+  void validate_options();
   std::string describe_options() const { return options_.describe(); }
+  const OptionSet& options() const { return options_; }
 
   // Puts the world at its initial state: the named keyframe, else the first
   // keyframe if the model has one, else qpos0 at rest.
@@ -54,6 +61,7 @@ class Simulation {
   std::unique_ptr<Solver> solver_;
   std::unique_ptr<Scheme> scheme_;
   OptionSet options_;
+  bool options_changed_ = false;
   Data data_;
 };
 

@@ -56,6 +56,7 @@ bool NonsmoothNewtonSolver::accepts(const ContactModel& law, std::string* why) c
 }
 
 void NonsmoothNewtonSolver::bind_options(OptionSet& set, const std::string& prefix) {
+  set.add_validator([this] { options.Validate(); });
   set.add(prefix + "newton_iterations", &options.newton_iterations, "Newton iterations per solve", 1);
   set.add(prefix + "pcr_iterations", &options.pcr_iterations, "PCR iterations per Newton step", 1);
   set.add(prefix + "k_min", &options.k_min, "best iterate chosen from this index on", 0);

@@ -33,7 +33,10 @@ class SolverWithOptions : public Solver {
 
   bool accepts(const ContactModel&, std::string*) const override { return true; }
   std::unique_ptr<SolverWorkspace> make_workspace() const override { return std::make_unique<Workspace>(); }
-  void bind_options(OptionSet& set, const std::string& prefix) override { options.bind(set, prefix); }
+  void bind_options(OptionSet& set, const std::string& prefix) override {
+    options.bind(set, prefix);
+    set.add_validator([this] { options.Validate(); });
+  }
 
   Options options;
 };

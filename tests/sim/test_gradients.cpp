@@ -595,6 +595,13 @@ TEST_CASE("cli: grad prints the loss and one gradient per input; gradcheck's exi
   CHECK(run_binary("grad box_ramp --loss final:box.px --steps 10 --set adjoint.solve=dense").status == 1);
   CHECK(run_binary("grad box_ramp --loss final:box.px --steps 10 --set adjoint.krylov_iterations=1.5").status == 1);
   CHECK(run_binary("grad box_ramp --loss final:box.px --steps 10 --set adjoint.krylov_tolerance=2").status == 1);
+  // Every key, the adjoint's included, is listed with its value and default by the one option system.
+  const CliResult keys = run_binary("grad box_ramp --list-options --set adjoint.sensitivity=signorini --set body.box.mass=2");
+  CHECK(keys.status == 0);
+  CHECK(keys.output.find("adjoint.sensitivity = signorini (default exact)") != std::string::npos);
+  CHECK(keys.output.find("adjoint.krylov_tolerance = 1e-12") != std::string::npos);
+  CHECK(keys.output.find("body.box.mass = 2 ") != std::string::npos);  // applied to the scene before the run
+  CHECK(keys.output.find("solver.max_iterations") != std::string::npos);
   // The reference and the pairing on the same rollout, and what --profile says about them.
   const CliResult ref = run_binary("grad box_ramp --loss final:box.px --wrt ctrl:push --steps 300 --profile --set adjoint.solve=reference");
   CHECK(ref.status == 0);
