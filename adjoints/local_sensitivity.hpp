@@ -47,33 +47,9 @@
 
 #include "core/constraint_problem.hpp"
 #include "core/math.hpp"
+#include "core/sensitivity.hpp"  // SensitivityKind, ContactMode, SensitivityOptions, SensitivityReport
 
 namespace contactlab {
-
-enum class SensitivityKind { Exact, Signorini, CentralPath, FrozenW };
-const char* to_string(SensitivityKind kind);
-// "exact", "signorini", "central_path" or "frozen_w"; anything else throws std::invalid_argument.
-// True for the kinds linearised at a relaxed point (signorini, central_path).
-bool is_relaxed(SensitivityKind kind);
-SensitivityKind parse_sensitivity_kind(const std::string& name);
-
-enum class ContactMode { Separating, Sticking, Sliding };
-const char* to_string(ContactMode mode);
-
-struct SensitivityOptions {
-  SensitivityKind kind = SensitivityKind::Exact;
-  Real rho = 1e-6;  // relaxation of signorini / central_path, J = N s m/s (> 0)
-  Real delta = 0;   // normal offset: sigma_N = (A lambda + b)_N + delta on unilateral rows, m/s (relaxed kinds)
-  int newton_iterations = 30;       // Newton iterations per attempt (and per continuation stage)
-  Real newton_tolerance = 1e-12;    // relative residual of the relaxed relations (docs/gradients.md)
-  int continuation_stages = 4;      // rho-continuation on failure: rho_j = rho f^(j-stages+1), j < stages; 0: none
-  Real continuation_factor = 10;    // f > 1
-  Real slip_threshold = 1e-10;      // |sigma_t| <= threshold * velocity scale: a sliding contact is taken as sticking
-  Real singular_tolerance = 1e-12;  // reciprocal condition of the row-equilibrated K below which K is singular
-
-  // Throws std::invalid_argument naming the first bad field.
-  void Validate() const;
-};
 
 // The local problem in dense form. Rows as ConstraintProblem: bilateral,
 // limits, then 3 rows (n, t1, t2) per contact.
@@ -101,26 +77,6 @@ struct LocalProblem {
 // A = dense Delassus (with the problem's compliance), b = v_free, mu. A
 // contact law's own compliance (soft laws) is not included.
 LocalProblem from_constraint_problem(const ConstraintProblem& problem);
-
-// What linearise() found and did.
-struct SensitivityReport {
-  SensitivityKind requested = SensitivityKind::Exact;
-  SensitivityKind used = SensitivityKind::Exact;  // Exact after a fallback
-  std::vector<ContactMode> contact_modes;         // (num_contacts) at the hard solution
-  std::vector<bool> limit_active;                 // (num_limit) lambda > 0 side at the hard solution
-  // Relaxed kinds only:
-  bool newton_converged = false;
-  int newton_iterations = 0;       // all attempts and stages together
-  Real newton_residual = 0;        // relative residual at the returned point
-  bool cone_check_passed = false;  // lambda~, s^~ in int Q (central_path); lambda_N, sigma_N > 0 (signorini)
-  bool continuation_used = false;
-  std::string continuation_reason;  // why the first Newton attempt failed, when continuation was used
-  bool fell_back_to_exact = false;
-  std::string fallback_reason;  // why, when fell_back_to_exact
-  // The linear system:
-  int rank = 0;           // of K (m unless singular)
-  bool singular = false;  // K solved by minimum-norm least squares
-};
 
 class LocalSensitivity {
  public:
