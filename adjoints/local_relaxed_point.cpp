@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "contact_models/soc_smoothing.hpp"
+#include "contact_models/soc_smoothing.hpp"  // smoothed_pair of the limit rows
 
 namespace contactlab {
 namespace local_relaxed_point {
@@ -143,32 +143,12 @@ void smoothed_start(const Setup& s, Real rho, VecX& lambda, VecX& sigma) {
     lambda[r] = a;
     sigma[r] = b / c;
   }
-  for (int k = 0; k < pr.num_contacts; ++k) {
-    const int o = pr.contact_offset() + 3 * k;
-    const Real mu = pr.mu[k], c = local_relations::natural_step(pr, o);
-    // Convex laws: the normal "gap" is sigma_n - mu |sigma_t| (de Saxce: sigma_n).
-    const Real glide = pr.desaxce ? Real(0) : mu * sigma.segment<2>(o + 1).norm();
-    if (s.kind == SensitivityKind::Signorini) {
-      Real a, b;
-      soc_smoothing::smoothed_pair(lambda[o] - c * (sigma[o] - glide), rho * c, a, b);
-      lambda[o] = a;
-      sigma[o] = b / c + glide;
-      const Real slip = sigma.segment<2>(o + 1).norm();
-      if (s.modes.contact[k] == ContactMode::Sliding && slip > 0)
-        lambda.segment<2>(o + 1) = -mu * a * sigma.segment<2>(o + 1) / slip;
-      continue;
-    }
-    const Real slip = sigma.segment<2>(o + 1).norm();
-    const Real shift = pr.desaxce ? mu * slip : Real(0);
-    const Vec3 x(lambda[o] - c * (sigma[o] + shift), lambda[o + 1] - c * sigma[o + 1],
-                 lambda[o + 2] - c * sigma[o + 2]);
-    Vec3 y, sh;
-    soc_smoothing::friction(mu, rho * c, x.data(), y.data(), sh.data());
-    sh /= c;  // sigma^
-    lambda.segment<3>(o) = y;
-    sigma[o] = sh[0] - (pr.desaxce ? mu * sh.tail<2>().norm() : Real(0));
-    sigma.segment<2>(o + 1) = sh.tail<2>();
-  }
+  if (pr.num_contacts == 0) return;
+  // The contacts: the law's start.
+  const int off = pr.contact_offset();
+  const std::vector<Real> steps = local_relations::contact_steps(pr);
+  pr.contact_law().relaxed_start(s.kind, pr.mu.data(), pr.num_contacts, s.modes.contact.data(), steps.data(), rho,
+                                 lambda.data() + off, sigma.data() + off);
 }
 
 }  // namespace

@@ -21,7 +21,8 @@
 //    last, the first from the per-block central point of the hard solution's
 //    natural-map argument x = lambda_h - c sigma^_h at rho_0 c
 //    (soc_smoothing::friction / smoothed_pair: interior and exact per block;
-//    only r_d is off, by O(rho_0)).
+//    only r_d is off, by O(rho_0)); limit rows here, contacts by the law
+//    (ContactModel::relaxed_start, contact_models/cone_relations.hpp).
 // 3. If that fails too, the caller falls back to exact.
 #pragma once
 

@@ -6,8 +6,14 @@
 #include <stdexcept>
 
 #include "adjoints/law_linearisation.hpp"
+#include "contact_models/desaxce.hpp"
 
 namespace contactlab {
+
+const ContactModel& LocalProblem::contact_law() const {
+  static const DeSaxceModel desaxce;
+  return law ? *law : desaxce;
+}
 
 void LocalProblem::check() const {
   const int m = num_rows();
@@ -23,6 +29,8 @@ void LocalProblem::check() const {
     s << "mu has " << mu.size() << " entries, expected " << num_contacts;
   else if (num_contacts > 0 && !(mu.minCoeff() >= 0 && mu.allFinite()))
     s << "mu must be finite and >= 0";
+  else if (!contact_law().has_linearisation())
+    s << "contact law '" << contact_law().name() << "' has no linearisation (ContactModel::has_linearisation)";
   else
     return;
   throw std::invalid_argument("LocalProblem: " + s.str());

@@ -6,10 +6,12 @@
 //   sigma = A lambda + b,  A = J M^-1 J^T + diag(R)  (m x m, symmetric PSD, may be singular)
 // with the rows of core/constraint_problem.hpp: bilateral (sigma = 0), limits
 // (0 <= lambda _|_ sigma >= 0), contacts under de Saxce's law
-// (K_mu ∋ lambda_k _|_ sigma_k + Gamma(sigma_k) ∈ K_mu*).
+// (K_mu ∋ lambda_k _|_ sigma_k + Gamma(sigma_k) ∈ K_mu*), or another law
+// with a linearisation (LocalProblem::law; core/sensitivity.hpp).
 //
 // Every kind writes the law at a point (lambda, sigma) as m equations
-// C(lambda, sigma; mu) = 0 (local_relations.hpp) and differentiates them with
+// C(lambda, sigma; mu) = 0 (local_relations.hpp: the scalar rows there, the
+// contacts' from the law, ContactModel::contact_relations) and differentiates them with
 // d sigma = A d lambda + c, c = db + dA lambda (implicit function theorem):
 //   K d lambda = -(N c + G dmu),  K = C_lambda + C_sigma A,  N = C_sigma,  G = C_mu,
 //   d sigma = A d lambda + c.
@@ -46,6 +48,7 @@
 #include <vector>
 
 #include "core/constraint_problem.hpp"
+#include "core/contact_model.hpp"
 #include "core/math.hpp"
 #include "core/sensitivity.hpp"  // SensitivityKind, ContactMode, SensitivityOptions, SensitivityReport
 
@@ -61,16 +64,20 @@ struct LocalProblem {
   VecX b;   // (m) free velocity incl. bias, m/s
   VecX mu;  // (num_contacts) friction coefficients
   int num_bilateral = 0, num_limit = 0, num_contacts = 0;
-  // true: de Saxce's law (sigma^ = sigma + Gamma(sigma) in K_mu*); false: the
-  // plain cone complementarity K_mu ∋ lambda ⊥ sigma ∈ K_mu* of a convex law
-  // (ccp), whose sliding contacts glide: sigma_n = mu |sigma_t| > 0.
-  bool desaxce = true;
+  // The contact law whose relations the contacts obey (its linearisation,
+  // ContactModel::contact_relations: de Saxce's sigma^ = sigma + Gamma(sigma)
+  // in K_mu*, or the plain cone complementarity of a convex law (ccp), whose
+  // sliding contacts glide); not owned. Null: de Saxce's law.
+  const ContactModel* law = nullptr;
 
   int num_rows() const { return num_bilateral + num_limit + 3 * num_contacts; }
   int contact_offset() const { return num_bilateral + num_limit; }
   bool has_matrix() const { return A.rows() > 0 || num_rows() == 0; }
   Real A_ii(int i) const { return A.rows() > 0 ? A(i, i) : diagonal[i]; }
-  // Throws std::invalid_argument when the sizes disagree or mu < 0.
+  // *law, or de Saxce's law when it is null.
+  const ContactModel& contact_law() const;
+  // Throws std::invalid_argument when the sizes disagree, mu < 0 or the law
+  // has no linearisation.
   void check() const;
 };
 

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "contact_models/cone.hpp"
+#include "contact_models/cone_relations.hpp"
 
 namespace contactlab {
 
@@ -51,6 +52,27 @@ void CcpModel::bind_options(OptionSet& set, const std::string& prefix) {
   const Real inf = std::numeric_limits<Real>::infinity();
   set.add(prefix + "compliance", &options.compliance, "rho_c on each contact row, (m/s)/(N s) = 1/kg, > 0", 0, inf);
   set.add(prefix + "gap_recovery", &options.gap_recovery, "eta: fraction of a penetration removed per step", 0, 1);
+}
+
+void CcpModel::contact_modes(const Real* mu, int nc, const Real* lambda, const Real* sigma, const Real* step,
+                             Real slip_speed, ContactMode* modes) const {
+  cone_relations::modes(false, mu, nc, lambda, sigma, step, slip_speed, modes);
+}
+
+void CcpModel::contact_relations(SensitivityKind kind, const Real* mu, int nc, const ContactMode* modes, Real rho,
+                                 const RelationScales& scales, const Real* lambda, const Real* sigma,
+                                 ContactRelationBlock* out) const {
+  cone_relations::relations(false, kind, mu, nc, modes, rho, scales, lambda, sigma, out);
+}
+
+bool CcpModel::contact_interior(SensitivityKind kind, const Real* mu, int nc, const Real* lambda,
+                                const Real* sigma) const {
+  return cone_relations::interior(false, kind, mu, nc, lambda, sigma);
+}
+
+void CcpModel::relaxed_start(SensitivityKind kind, const Real* mu, int nc, const ContactMode* modes, const Real* step,
+                             Real rho, Real* lambda, Real* sigma) const {
+  cone_relations::relaxed_start(false, kind, mu, nc, modes, step, rho, lambda, sigma);
 }
 
 }  // namespace contactlab

@@ -71,6 +71,20 @@ class CcpModel final : public ContactModel {
   Real penetration_recovery(Real scheme_default) const override;
   void bind_options(OptionSet& set, const std::string& prefix) override;
 
+  // The linearisation of the plain cone complementarity K ∋ lambda ⊥ v+ ∈ K*
+  // (contact_models/cone_relations.hpp without the shift: sliding contacts
+  // glide, their normal relation is sigma_n = mu |sigma_t|).
+  bool has_linearisation() const override { return true; }
+  void contact_modes(const Real* mu, int nc, const Real* lambda, const Real* sigma, const Real* step, Real slip_speed,
+                     ContactMode* modes) const override;
+  void contact_relations(SensitivityKind kind, const Real* mu, int nc, const ContactMode* modes, Real rho,
+                         const RelationScales& scales, const Real* lambda, const Real* sigma,
+                         ContactRelationBlock* out) const override;
+  bool contact_interior(SensitivityKind kind, const Real* mu, int nc, const Real* lambda,
+                        const Real* sigma) const override;
+  void relaxed_start(SensitivityKind kind, const Real* mu, int nc, const ContactMode* modes, const Real* step,
+                     Real rho, Real* lambda, Real* sigma) const override;
+
   CcpOptions options;
 };
 

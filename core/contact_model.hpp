@@ -4,12 +4,21 @@
 // (virtual dispatch per problem, never per contact).
 #pragma once
 
+#include <stdexcept>
 #include <string>
 
 #include "core/math.hpp"
 #include "core/options.hpp"
+#include "core/sensitivity.hpp"
 
 namespace contactlab {
+
+namespace contact_model_detail {
+// The default of a capability a law does not have.
+[[noreturn]] inline void missing(const std::string& law, const char* capability) {
+  throw std::logic_error("contact law '" + law + "' has no " + capability);
+}
+}  // namespace contact_model_detail
 
 class ContactModel {
  public:
@@ -61,6 +70,50 @@ class ContactModel {
 
   // Binds this model's options under `prefix` (e.g. "contact.").
   virtual void bind_options(OptionSet& set, const std::string& prefix) = 0;
+
+  // ---- What the adjoints need of a law ------------------------------------
+  // (docs/gradients.md, MATH.md D.2-D.3). Every operation covers
+  // all nc contacts of a problem in one call: mu (nc), lambda and sigma
+  // (3 nc) the contacts' impulses and velocities sigma = (A lambda + b) on the
+  // contact rows, modes (nc). A law without a capability keeps the defaults,
+  // which say so (has_*() false) or throw std::logic_error.
+
+  // Linearisation: the law as equations C(lambda, sigma; mu) = 0 for the
+  // built-in sensitivity kinds (core/sensitivity.hpp). True: the methods below
+  // are implemented and gradients through this law are available.
+  virtual bool has_linearisation() const { return false; }
+  // modes[k] <- contact k's mode at a hard solution, read from the natural-map
+  // argument x = lambda_k - step_k sigma^_k (sigma^ the law's shifted
+  // velocity; step (nc): 1/A_nn of the contact's normal row): separating if x
+  // is in the polar cone, sticking if inside K_mu or |sigma_t| <= slip_speed,
+  // else sliding.
+  virtual void contact_modes(const Real* /*mu*/, int /*nc*/, const Real* /*lambda*/, const Real* /*sigma*/,
+                             const Real* /*step*/, Real /*slip_speed*/, ContactMode* /*modes*/) const {
+    contact_model_detail::missing(name(), "linearisation (ContactModel::has_linearisation)");
+  }
+  // out[k] <- contact k's equations of `kind` at its mode and
+  // their partials (relaxation rho; scales for the relative residual).
+  virtual void contact_relations(SensitivityKind /*kind*/, const Real* /*mu*/, int /*nc*/, const ContactMode* /*modes*/,
+                                 Real /*rho*/, const RelationScales& /*scales*/, const Real* /*lambda*/,
+                                 const Real* /*sigma*/, ContactRelationBlock* /*out*/) const {
+    contact_model_detail::missing(name(), "linearisation (ContactModel::has_linearisation)");
+  }
+  // The cone check of a relaxed kind's point (true for the other kinds).
+  virtual bool contact_interior(SensitivityKind /*kind*/, const Real* /*mu*/, int /*nc*/, const Real* /*lambda*/,
+                                const Real* /*sigma*/) const {
+    contact_model_detail::missing(name(), "linearisation (ContactModel::has_linearisation)");
+  }
+  // The relaxed kind's continuation start at relaxation rho, in place from
+  // the hard solution (step as in contact_modes).
+  virtual void relaxed_start(SensitivityKind /*kind*/, const Real* /*mu*/, int /*nc*/, const ContactMode* /*modes*/,
+                             const Real* /*step*/, Real /*rho*/, Real* /*lambda*/, Real* /*sigma*/) const {
+    contact_model_detail::missing(name(), "linearisation (ContactModel::has_linearisation)");
+  }
+  // A relaxed forward law asks to be differentiated at its own relaxed point
+  // by setting the kind (and its parameter) in `options`; others leave them.
+  virtual void forward_sensitivity(SensitivityOptions& /*options*/) const {}
+
+  // ---- end of what the adjoints need ----------------------------------------
 };
 
 }  // namespace contactlab
