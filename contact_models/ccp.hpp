@@ -85,6 +85,23 @@ class CcpModel final : public ContactModel {
   void relaxed_start(SensitivityKind kind, const Real* mu, int nc, const ContactMode* modes, const Real* step,
                      Real rho, Real* lambda, Real* sigma) const override;
 
+  // The convex penalty |r - Pi_{K*}(r)|^2/(2 rho) of each contact and its
+  // zones (contact_models/ccp_zones.hpp, MATH.md B.3, C.3): what
+  // convex_newton minimises and its Hessian adjoint differentiates. Zones as
+  // modes: top separating, bottom sticking, middle sliding; the middle zone's
+  // curvature from the impulse uses its gap mu t - r_n = rho (1 + mu^2)
+  // lambda_n; d lambda/d mu: ccp::impulse_mu_derivative.
+  bool has_convex_penalty() const override { return true; }
+  void convex_penalty(const Real* mu, int nc, const Real* rho, const Real* r, Real* cost, Real* lambda,
+                      Real* H) const override;
+  void convex_penalty_along(const Real* mu, int nc, const Real* rho, const Real* r, const Real* s, Real a, Real* pen,
+                            Real* dpen, Real* d2pen) const override;
+  void convex_penalty_hessian_from_impulse(const Real* mu, int nc, const Real* rho, const Real* r, const Real* lambda,
+                                           Real* H) const override;
+  void convex_penalty_zones(const Real* mu, int nc, const Real* r, ContactMode* zones) const override;
+  void convex_impulse_mu_derivative(const Real* mu, int nc, const Real* rho, const Real* r, const Real* lambda,
+                                    Real* out) const override;
+
   CcpOptions options;
 };
 

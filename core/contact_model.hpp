@@ -71,8 +71,8 @@ class ContactModel {
   // Binds this model's options under `prefix` (e.g. "contact.").
   virtual void bind_options(OptionSet& set, const std::string& prefix) = 0;
 
-  // ---- What the adjoints need of a law ------------------------------------
-  // (docs/gradients.md, MATH.md D.2-D.3). Every operation covers
+  // ---- What the adjoints and convex_newton need of a law ----------------
+  // (docs/gradients.md, MATH.md B.3, C.3, D.2-D.4). Every operation covers
   // all nc contacts of a problem in one call: mu (nc), lambda and sigma
   // (3 nc) the contacts' impulses and velocities sigma = (A lambda + b) on the
   // contact rows, modes (nc). A law without a capability keeps the defaults,
@@ -113,7 +113,45 @@ class ContactModel {
   // by setting the kind (and its parameter) in `options`; others leave them.
   virtual void forward_sensitivity(SensitivityOptions& /*options*/) const {}
 
-  // ---- end of what the adjoints need ----------------------------------------
+  // Convex primal penalty (MATH.md B.3, C.3): per contact a convex C^1
+  // penalty l(r) of the contact velocity r (3), with lambda = -dl/dr and
+  // H = d2l/dr2 (3 x 3 row-major, PSD), for a compliance rho > 0; rho (3 nc)
+  // holds each contact row's compliance and the law reads rho[3k] (R = rho I
+  // per contact: the caller checks isotropy). convex_newton accepts exactly
+  // the laws that have it.
+  virtual bool has_convex_penalty() const { return false; }
+  // For every k in order: *cost += l(r_k); lambda_k, H_k (9) written where not null.
+  virtual void convex_penalty(const Real* /*mu*/, int /*nc*/, const Real* /*rho*/, const Real* /*r*/, Real* /*cost*/,
+                              Real* /*lambda*/, Real* /*H*/) const {
+    contact_model_detail::missing(name(), "convex primal penalty (ContactModel::has_convex_penalty)");
+  }
+  // Along r + a s (the line search): for every k in order, with x = r_k + a s_k,
+  // *pen += l(x), *dpen -= lambda(x) . s_k, *d2pen += s_k . H(x) s_k.
+  virtual void convex_penalty_along(const Real* /*mu*/, int /*nc*/, const Real* /*rho*/, const Real* /*r*/,
+                                    const Real* /*s*/, Real /*a*/, Real* /*pen*/, Real* /*dpen*/,
+                                    Real* /*d2pen*/) const {
+    contact_model_detail::missing(name(), "convex primal penalty (ContactModel::has_convex_penalty)");
+  }
+  // H_k <- the Hessian at r_k with the curvature taken from the impulse
+  // lambda_k (3 nc) where the law's Hessian depends on an O(rho) gap of r
+  // that the impulse carries more accurately (an adjoint at a recorded
+  // solve); other contacts' H_k are left as they are.
+  virtual void convex_penalty_hessian_from_impulse(const Real* /*mu*/, int /*nc*/, const Real* /*rho*/,
+                                                   const Real* /*r*/, const Real* /*lambda*/, Real* /*H*/) const {
+    contact_model_detail::missing(name(), "convex primal penalty (ContactModel::has_convex_penalty)");
+  }
+  // zones[k] <- the penalty's zone at r_k as a mode: l = 0 separating,
+  // lambda = -r/rho sticking, between them sliding.
+  virtual void convex_penalty_zones(const Real* /*mu*/, int /*nc*/, const Real* /*r*/, ContactMode* /*zones*/) const {
+    contact_model_detail::missing(name(), "convex primal penalty (ContactModel::has_convex_penalty)");
+  }
+  // out (3 nc) <- d lambda_k / d mu_k at fixed r_k; lambda (3 nc): the impulses
+  // to take the zone's magnitude from (null: from r).
+  virtual void convex_impulse_mu_derivative(const Real* /*mu*/, int /*nc*/, const Real* /*rho*/, const Real* /*r*/,
+                                            const Real* /*lambda*/, Real* /*out*/) const {
+    contact_model_detail::missing(name(), "convex primal penalty (ContactModel::has_convex_penalty)");
+  }
+  // ---- end of what the adjoints and convex_newton need ----------------------
 };
 
 }  // namespace contactlab
