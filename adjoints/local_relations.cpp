@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace contactlab {
 namespace local_relations {
@@ -14,7 +15,16 @@ Real largest_diagonal(const LocalProblem& pr) {
   return a > 0 ? a : Real(1);
 }
 
+void require_custom(SensitivityKind kind, const CustomSensitivity* custom, const char* what) {
+  if (kind != SensitivityKind::Custom || custom) return;
+  throw std::invalid_argument(std::string("local_relations::") + what + ": the custom kind needs its CustomSensitivity");
+}
+
 }  // namespace
+
+bool relaxed(SensitivityKind kind, const CustomSensitivity* custom) {
+  return kind == SensitivityKind::Custom ? custom && custom->relaxed() : is_relaxed(kind);
+}
 
 Real natural_step(const LocalProblem& pr, int row) {
   const Real a = pr.A_ii(row);
@@ -53,15 +63,16 @@ Modes detect_modes(const LocalProblem& pr, const VecX& lambda, const VecX& sigma
   return m;
 }
 
-void evaluate(SensitivityKind kind, const LocalProblem& pr, const Modes& modes, Real rho, const Scales& s,
-              const VecX& lambda, const VecX& sigma, Linearisation& out) {
+void evaluate(SensitivityKind kind, const CustomSensitivity* custom, const LocalProblem& pr, const Modes& modes,
+              Real rho, const Scales& s, const VecX& lambda, const VecX& sigma, Linearisation& out) {
+  require_custom(kind, custom, "evaluate");
   const int m = pr.num_rows(), nc = pr.num_contacts;
   out.residual.setZero(m);
   out.scale.setOnes(m);
   out.C_lambda.setZero(m, m);
   out.C_sigma.setZero(m, m);
   out.C_mu.setZero(m, nc);
-  const bool relaxed = is_relaxed(kind);
+  const bool relax = relaxed(kind, custom);
 
   for (int r = 0; r < pr.num_bilateral; ++r) {  // sigma = 0
     out.residual[r] = sigma[r];
@@ -70,7 +81,7 @@ void evaluate(SensitivityKind kind, const LocalProblem& pr, const Modes& modes, 
   }
   for (int i = 0; i < pr.num_limit; ++i) {
     const int r = pr.num_bilateral + i;
-    if (relaxed) {  // lambda sigma = rho
+    if (relax) {  // lambda sigma = rho
       out.residual[r] = lambda[r] * sigma[r] - rho;
       out.C_lambda(r, r) = sigma[r];
       out.C_sigma(r, r) = lambda[r];
@@ -88,11 +99,18 @@ void evaluate(SensitivityKind kind, const LocalProblem& pr, const Modes& modes, 
 
   out.contacts.resize(nc);
   if (nc == 0) return;
-  // The contacts' blocks, from the law in one call.
+  // The contacts' blocks, from the law (or the custom kind) in one call.
   const int off = pr.contact_offset();
   std::vector<ContactRelationBlock>& blocks = out.contacts;
-  pr.contact_law().contact_relations(kind, pr.mu.data(), nc, modes.contact.data(), rho, s, lambda.data() + off,
-                                     sigma.data() + off, blocks.data());
+  const ContactModel& law = pr.contact_law();
+  if (kind == SensitivityKind::Custom && custom) {  // (custom is set: require_custom)
+    for (ContactRelationBlock& b : blocks) b.clear();
+    custom->contact_relations(law, pr.mu.data(), nc, modes.contact.data(), rho, s, lambda.data() + off,
+                              sigma.data() + off, blocks.data());
+  } else {
+    law.contact_relations(kind, pr.mu.data(), nc, modes.contact.data(), rho, s, lambda.data() + off,
+                          sigma.data() + off, blocks.data());
+  }
   for (int k = 0; k < nc; ++k) {
     const int o = off + 3 * k;
     const ContactRelationBlock& b = blocks[k];
@@ -104,15 +122,29 @@ void evaluate(SensitivityKind kind, const LocalProblem& pr, const Modes& modes, 
   }
 }
 
-bool interior(SensitivityKind kind, const LocalProblem& pr, const VecX& lambda, const VecX& sigma) {
-  if (!is_relaxed(kind)) return true;
+void evaluate(SensitivityKind kind, const LocalProblem& pr, const Modes& modes, Real rho, const Scales& s,
+              const VecX& lambda, const VecX& sigma, Linearisation& out) {
+  evaluate(kind, nullptr, pr, modes, rho, s, lambda, sigma, out);
+}
+
+bool interior(SensitivityKind kind, const CustomSensitivity* custom, const LocalProblem& pr, const VecX& lambda,
+              const VecX& sigma) {
+  require_custom(kind, custom, "interior");
+  if (!relaxed(kind, custom)) return true;
   for (int i = 0; i < pr.num_limit; ++i) {
     const int r = pr.num_bilateral + i;
     if (!(lambda[r] > 0 && sigma[r] > 0)) return false;
   }
   if (pr.num_contacts == 0) return true;
   const int off = pr.contact_offset();
-  return pr.contact_law().contact_interior(kind, pr.mu.data(), pr.num_contacts, lambda.data() + off, sigma.data() + off);
+  const ContactModel& law = pr.contact_law();
+  if (kind == SensitivityKind::Custom && custom)
+    return custom->contact_interior(law, pr.mu.data(), pr.num_contacts, lambda.data() + off, sigma.data() + off);
+  return law.contact_interior(kind, pr.mu.data(), pr.num_contacts, lambda.data() + off, sigma.data() + off);
+}
+
+bool interior(SensitivityKind kind, const LocalProblem& pr, const VecX& lambda, const VecX& sigma) {
+  return interior(kind, nullptr, pr, lambda, sigma);
 }
 
 }  // namespace local_relations

@@ -4,14 +4,14 @@
 // units as in LocalProblem; contact blocks are (n, t1, t2).
 //
 // The scalar rows are written here (not law-specific):
-//   row                 exact        relaxed kinds (signorini, central_path)
+//   row                 exact        relaxed kinds (signorini, central_path, relaxed custom)
 //   bilateral           sigma        sigma
 //   limit, active       sigma        lambda sigma - rho
 //   limit, separating   lambda       lambda sigma - rho
 // The contact blocks are the law's (LocalProblem::contact_law(): one call
 // over all contacts, ContactModel::contact_relations; de Saxce's law and the
 // convex one in contact_models/cone_relations.hpp, which states their
-// equations and partials).
+// equations and partials), or a CustomSensitivity's for the custom kind.
 // Scales: velocity rows s.velocity, impulse rows s.impulse, product rows
 // rho + |lambda||sigma|.
 #pragma once
@@ -50,14 +50,24 @@ struct Linearisation {
   MatX C_mu;      // (m x num_contacts) dC/dmu
   std::vector<ContactRelationBlock> contacts;  // (num_contacts) the contacts' blocks, as the law wrote them
 };
-// rho is ignored by exact.
+// rho is ignored by exact. custom: the kind's object when kind is Custom
+// (required then, ignored otherwise).
+void evaluate(SensitivityKind kind, const CustomSensitivity* custom, const LocalProblem& problem, const Modes& modes,
+              Real rho, const Scales& s, const VecX& lambda, const VecX& sigma, Linearisation& out);
+// A built-in kind.
 void evaluate(SensitivityKind kind, const LocalProblem& problem, const Modes& modes, Real rho, const Scales& s,
               const VecX& lambda, const VecX& sigma, Linearisation& out);
 
 // The cone check of the relaxed kinds: lambda, sigma > 0 on limit rows and
-// the law's check on contacts (ContactModel::contact_interior: central_path: S lambda ∈ int Q and S^-1 sigma^ ∈ int Q; signorini:
-// lambda_n > 0 and a positive normal gap). Exact: always true.
+// the law's check on contacts (ContactModel::contact_interior, or the custom
+// kind's: central_path: S lambda ∈ int Q and S^-1 sigma^ ∈ int Q; signorini:
+// lambda_n > 0 and a positive normal gap). Kinds at the hard solution: always true.
+bool interior(SensitivityKind kind, const CustomSensitivity* custom, const LocalProblem& problem, const VecX& lambda,
+              const VecX& sigma);
 bool interior(SensitivityKind kind, const LocalProblem& problem, const VecX& lambda, const VecX& sigma);
+
+// Whether `kind` (with its custom object) is linearised at a relaxed point.
+bool relaxed(SensitivityKind kind, const CustomSensitivity* custom);
 
 // Step c of row i's natural-map argument (1/A_ii, or 1/a when A_ii <= 0).
 Real natural_step(const LocalProblem& problem, int row);

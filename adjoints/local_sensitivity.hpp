@@ -11,7 +11,8 @@
 //
 // Every kind writes the law at a point (lambda, sigma) as m equations
 // C(lambda, sigma; mu) = 0 (local_relations.hpp: the scalar rows there, the
-// contacts' from the law, ContactModel::contact_relations) and differentiates them with
+// contacts' from the law, ContactModel::contact_relations, or from a
+// user-defined CustomSensitivity) and differentiates them with
 // d sigma = A d lambda + c, c = db + dA lambda (implicit function theorem):
 //   K d lambda = -(N c + G dmu),  K = C_lambda + C_sigma A,  N = C_sigma,  G = C_mu,
 //   d sigma = A d lambda + c.
@@ -32,6 +33,9 @@
 //   central_path MATH B.4/D.3: every contact on the central path
 //                (S lambda)∘(S^-1 sigma^) = rho e (soc_smoothing.hpp), limits
 //                lambda sigma = rho; bilateral rows sigma = 0.
+//   custom       a CustomSensitivity (SensitivityOptions::custom): its own
+//                contact relations, at the hard solution or at its relaxed
+//                point (limits then lambda sigma = rho).
 // The relaxed kinds linearise at their relaxed point, reached by damped
 // Newton from the hard solution (local_relaxed_point.hpp); if that fails
 // the map falls back to exact and the report says why.

@@ -1,6 +1,7 @@
 #include "contact_models/cone_relations.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
 #include "contact_models/soc_smoothing.hpp"
 
@@ -94,6 +95,12 @@ void central_path(const Block& b, Real rho, ContactRelationBlock& out) {
   }
 }
 
+void require_built_in(SensitivityKind kind, const char* what) {
+  if (kind != SensitivityKind::Custom) return;
+  throw std::invalid_argument(std::string("cone_relations::") + what +
+                              ": a custom kind's relations are its own (CustomSensitivity)");
+}
+
 }  // namespace
 
 void modes(bool desaxce, const Real* mu, int nc, const Real* lambda, const Real* sigma, const Real* step,
@@ -114,6 +121,7 @@ void modes(bool desaxce, const Real* mu, int nc, const Real* lambda, const Real*
 
 void relations(bool desaxce, SensitivityKind kind, const Real* mu, int nc, const ContactMode* modes, Real rho,
                const RelationScales& s, const Real* lambda, const Real* sigma, ContactRelationBlock* out) {
+  require_built_in(kind, "relations");
   for (int k = 0; k < nc; ++k) {
     const Block b = block_at(desaxce, mu, k, lambda, sigma);
     const ContactMode mode = modes[k];
@@ -155,6 +163,7 @@ void relations(bool desaxce, SensitivityKind kind, const Real* mu, int nc, const
 }
 
 bool interior(bool desaxce, SensitivityKind kind, const Real* mu, int nc, const Real* lambda, const Real* sigma) {
+  require_built_in(kind, "interior");
   if (!is_relaxed(kind)) return true;
   for (int k = 0; k < nc; ++k) {
     const Block b = block_at(desaxce, mu, k, lambda, sigma);
@@ -168,6 +177,7 @@ bool interior(bool desaxce, SensitivityKind kind, const Real* mu, int nc, const 
 
 void relaxed_start(bool desaxce, SensitivityKind kind, const Real* mu_all, int nc, const ContactMode* modes,
                    const Real* step, Real rho, Real* lambda_all, Real* sigma_all) {
+  require_built_in(kind, "relaxed_start");
   for (int k = 0; k < nc; ++k) {
     Eigen::Map<Vec3> lambda(lambda_all + 3 * k), sigma(sigma_all + 3 * k);
     const Real mu = mu_all[k], c = step[k];

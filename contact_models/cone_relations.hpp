@@ -53,7 +53,7 @@ namespace cone_relations {
 void modes(bool desaxce, const Real* mu, int nc, const Real* lambda, const Real* sigma, const Real* step,
            Real slip_speed, ContactMode* out);
 
-// out[k] <- the equations of `kind` above and their partials.
+// out[k] <- the equations of `kind` (not Custom) above and their partials.
 // rho is ignored by exact and frozen_w.
 void relations(bool desaxce, SensitivityKind kind, const Real* mu, int nc, const ContactMode* modes, Real rho,
                const RelationScales& s, const Real* lambda, const Real* sigma, ContactRelationBlock* out);

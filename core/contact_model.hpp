@@ -91,7 +91,7 @@ class ContactModel {
                              const Real* /*step*/, Real /*slip_speed*/, ContactMode* /*modes*/) const {
     contact_model_detail::missing(name(), "linearisation (ContactModel::has_linearisation)");
   }
-  // out[k] <- contact k's equations of `kind` at its mode and
+  // out[k] <- contact k's equations of `kind` (not Custom) at its mode and
   // their partials (relaxation rho; scales for the relative residual).
   virtual void contact_relations(SensitivityKind /*kind*/, const Real* /*mu*/, int /*nc*/, const ContactMode* /*modes*/,
                                  Real /*rho*/, const RelationScales& /*scales*/, const Real* /*lambda*/,

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/contact_model.hpp"
 #include "core/options.hpp"
 
 namespace contactlab {
@@ -17,6 +18,8 @@ const char* to_string(SensitivityKind kind) {
       return "central_path";
     case SensitivityKind::FrozenW:
       return "frozen_w";
+    case SensitivityKind::Custom:
+      return "custom";
   }
   return "?";
 }
@@ -30,6 +33,16 @@ SensitivityKind parse_sensitivity_kind(const std::string& name) {
 
 bool is_relaxed(SensitivityKind kind) {
   return kind == SensitivityKind::Signorini || kind == SensitivityKind::CentralPath;
+}
+
+bool is_relaxed(const SensitivityOptions& options) {
+  if (options.kind == SensitivityKind::Custom) return options.custom && options.custom->relaxed();
+  return is_relaxed(options.kind);
+}
+
+std::string kind_name(const SensitivityOptions& options) {
+  if (options.kind == SensitivityKind::Custom && options.custom) return options.custom->name();
+  return to_string(options.kind);
 }
 
 const char* to_string(ContactMode mode) {
@@ -57,6 +70,17 @@ void SensitivityOptions::Validate() const {
           "must be finite and >= 0");
   require(singular_tolerance >= 0 && singular_tolerance < 1, "singular_tolerance", singular_tolerance,
           "must lie in [0, 1)");
+  require(kind != SensitivityKind::Custom || custom != nullptr, "custom", "null", "must be set when kind is custom");
+}
+
+bool CustomSensitivity::contact_interior(const ContactModel& law, const Real* mu, int nc, const Real* lambda,
+                                         const Real* sigma) const {
+  return law.contact_interior(SensitivityKind::Signorini, mu, nc, lambda, sigma);
+}
+
+void CustomSensitivity::relaxed_start(const ContactModel& law, const Real* mu, int nc, const ContactMode* modes,
+                                      const Real* step, Real rho, Real* lambda, Real* sigma) const {
+  law.relaxed_start(SensitivityKind::CentralPath, mu, nc, modes, step, rho, lambda, sigma);
 }
 
 }  // namespace contactlab

@@ -12,8 +12,13 @@
 //   residual = C_k,  C_lambda = dC_k/dlambda_k,  C_sigma = dC_k/dsigma_k (3 x 3),
 //   C_mu = dC_k/dmu_k (3),  scale = the size of the terms of each equation
 //   (|residual_i| / scale_i is its relative residual).
+// The built-in kinds (exact, signorini, central_path, frozen_w) are each law's
+// own (ContactModel::contact_relations, contact_models/cone_relations.hpp);
+// a user-defined relaxation of the contact law is a CustomSensitivity, used
+// when SensitivityOptions::kind is Custom.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,11 +26,17 @@
 
 namespace contactlab {
 
-enum class SensitivityKind { Exact, Signorini, CentralPath, FrozenW };
+class ContactModel;
+class CustomSensitivity;
+
+enum class SensitivityKind { Exact, Signorini, CentralPath, FrozenW, Custom };
+// "exact", "signorini", "central_path", "frozen_w"; Custom: "custom" (its own
+// name is SensitivityOptions::custom->name(), see kind_name()).
 const char* to_string(SensitivityKind kind);
 // "exact", "signorini", "central_path" or "frozen_w"; anything else throws std::invalid_argument.
 SensitivityKind parse_sensitivity_kind(const std::string& name);
-// True for the kinds linearised at a relaxed point (signorini, central_path).
+// True for the built-in kinds linearised at a relaxed point (signorini,
+// central_path); false for Custom, whose object says (is_relaxed(options)).
 bool is_relaxed(SensitivityKind kind);
 
 // The mode of a contact at a hard solution (the branch of the law it is on).
@@ -61,9 +72,56 @@ struct SensitivityOptions {
   Real continuation_factor = 10;    // f > 1
   Real slip_threshold = 1e-10;      // |sigma_t| <= threshold * velocity scale: a sliding contact is taken as sticking
   Real singular_tolerance = 1e-12;  // reciprocal condition of the row-equilibrated K below which K is singular
+  // The user-defined kind, used when kind == Custom (required then; ignored otherwise).
+  std::shared_ptr<const CustomSensitivity> custom;
 
   // Throws std::invalid_argument naming the first bad field.
   void Validate() const;
+};
+
+// Whether options' kind is linearised at a relaxed point (Custom: its object's relaxed()).
+bool is_relaxed(const SensitivityOptions& options);
+// to_string(kind), or the custom kind's own name.
+std::string kind_name(const SensitivityOptions& options);
+
+// A user-defined relaxation of the contact law in the backward pass
+// (SensitivityOptions::kind = Custom, ::custom = this). It replaces the
+// contact equations only: bilateral rows stay sigma = 0, limit rows are
+// lambda sigma = rho when relaxed() and by mode otherwise
+// (adjoints/local_relations.hpp).
+//  - relaxed() false: the equations are linearised at the hard solution
+//    (lambda, sigma = A lambda + b), with the contacts' modes read from it.
+//  - relaxed() true: they are linearised at their own root near the hard
+//    solution, found by the damped Newton of adjoints/local_relaxed_point.hpp
+//    (from the hard solution, then by rho-continuation from relaxed_start();
+//    steps stay where contact_interior() holds once it does), with the same
+//    fallback to exact when that fails.
+// Every call covers all nc contacts of a problem: mu (nc), modes (nc),
+// lambda and sigma (3 nc, contact rows only), out (nc).
+class CustomSensitivity {
+ public:
+  virtual ~CustomSensitivity() = default;
+  virtual std::string name() const = 0;
+  virtual bool relaxed() const = 0;
+  // out[k] <- contact k's equations and partials at (lambda_k, sigma_k) for
+  // the forward law `law` (which may be asked for its own relations, e.g.
+  // law.contact_relations(SensitivityKind::Exact, ...)), its mode, the
+  // relaxation rho (that of the continuation stage during Newton) and the
+  // problem's scales.
+  virtual void contact_relations(const ContactModel& law, const Real* mu, int nc, const ContactMode* modes, Real rho,
+                                 const RelationScales& scales, const Real* lambda, const Real* sigma,
+                                 ContactRelationBlock* out) const = 0;
+  // Relaxed kinds: whether (lambda, sigma) lies where the relaxed point must
+  // (strictly inside the cones). Default: the law's signorini check
+  // (lambda_n > 0 and a positive normal gap on every contact).
+  virtual bool contact_interior(const ContactModel& law, const Real* mu, int nc, const Real* lambda,
+                                const Real* sigma) const;
+  // Relaxed kinds: the continuation's start, in place from the hard solution
+  // (step: (nc) natural-map step of each contact, 1/A_nn). Default: the law's
+  // central-path start (the per-contact central point of the natural-map
+  // argument at rho step; ContactModel::relaxed_start).
+  virtual void relaxed_start(const ContactModel& law, const Real* mu, int nc, const ContactMode* modes,
+                             const Real* step, Real rho, Real* lambda, Real* sigma) const;
 };
 
 // What a linearisation found and did.

@@ -320,6 +320,11 @@ TEST_CASE("cone relations: capabilities, forward_sensitivity and misuse") {
   CHECK_THROWS_AS(other.contact_relations(SensitivityKind::Exact, &mu, 1, &mode, 0.1, RelationScales{}, l.data(),
                                           s.data(), &out),
                   std::logic_error);
+  // A custom kind's relations are its own, not the law's.
+  const DeSaxceModel desaxce;
+  CHECK_THROWS_AS(desaxce.contact_relations(SensitivityKind::Custom, &mu, 1, &mode, 0.1, RelationScales{}, l.data(),
+                                            s.data(), &out),
+                  std::invalid_argument);
 
   // A relaxed forward law asks for its own relaxed point; the others leave the options.
   SensitivityOptions o;
