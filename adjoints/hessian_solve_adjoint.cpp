@@ -5,17 +5,18 @@
 // Implicit differentiation with H = dg/ddu = M + J^T W J, W = -dlambda/dr:
 //   H d(du) = J^T (-W dv_f + dlambda/dmu dmu),
 // and for the cotangent u+_bar of u+ = u_free + du, with w = H^-1 u+_bar and s = J w:
-//   v_f_bar = -W s,   mu_bar_k = s_k . dlambda_k/dmu_k   (ccp::impulse_mu_derivative).
+//   v_f_bar = -W s,   mu_bar_k = s_k . dlambda_k/dmu_k
+// (ContactModel::convex_impulse_mu_derivative; the law's convex penalty).
 // H and W are the solver's own (convex_newton_factor_hessian, one dense
 // Cholesky at the converged velocities), so the adjoint costs one more
 // factorisation and one solve. Its bilateral and limit rows are soft with
 // R = solver.bilateral_compliance as in the forward; the reference treats them
 // as hard, a difference of O(R |lambda|) (docs/gradients.md).
 #include <string>
+#include <vector>
 
 #include "adjoints/local_relations.hpp"
 #include "adjoints/paired_solve_adjoints.hpp"
-#include "contact_models/ccp_zones.hpp"
 
 namespace contactlab {
 
@@ -59,11 +60,11 @@ class HessianSolveAdjoint final : public PairedSolveAdjointBase {
         local_relations::detect_modes(local, lambda, sigma, options.slip_threshold * sc.velocity);
     report_.contact_modes = modes.contact;
     report_.limit_active = modes.limit_active;
-    for (int k = 0; k < problem.num_contacts; ++k) {
-      const int zone = ccp::zone(problem.mu[k], ws_.r.data() + off + 3 * k);
-      const ContactMode expected = zone == ccp::kTop      ? ContactMode::Separating
-                                   : zone == ccp::kBottom ? ContactMode::Sticking
-                                                          : ContactMode::Sliding;
+    const int nc = problem.num_contacts;
+    zones_.resize(nc);
+    if (nc > 0) law.convex_penalty_zones(problem.mu.data(), nc, ws_.r.data() + off, zones_.data());
+    for (int k = 0; k < nc; ++k) {
+      const ContactMode expected = zones_[k];
       if (expected != modes.contact[k]) {
         why_not_ = "contact " + std::to_string(k) + " lies on a mode boundary (zone " + to_string(expected) +
                    ", mode " + to_string(modes.contact[k]) + ")";
@@ -83,12 +84,15 @@ class HessianSolveAdjoint final : public PairedSolveAdjointBase {
     b_bar.resize(m);
     for (int i = 0; i < off; ++i) b_bar[i] = -ws_.weight[i] * s[i];
     mu_bar = VecX::Zero(nc);
+    dlambda_dmu_.resize(3 * nc);
+    if (nc > 0)
+      law_->convex_impulse_mu_derivative(p.mu.data(), nc, ws_.row_R.data() + off, ws_.r.data() + off,
+                                         lambda_.data() + off, dlambda_dmu_.data());
     for (int k = 0; k < nc; ++k) {
       const int o = off + 3 * k;
       const Vec3 sk = s.segment<3>(o);
       b_bar.segment<3>(o) = -(Eigen::Map<const Mat3R>(ws_.weight.data() + off + 9 * k) * sk);
-      Vec3 dl;
-      ccp::impulse_mu_derivative(p.mu[k], ws_.row_R[o], ws_.r.data() + o, dl.data(), lambda_[o]);
+      const Vec3 dl = dlambda_dmu_.segment<3>(3 * k);
       mu_bar[k] = sk.dot(dl);
     }
   }
@@ -98,6 +102,8 @@ class HessianSolveAdjoint final : public PairedSolveAdjointBase {
   ConvexNewtonWorkspace ws_;
   std::vector<Real> lambda_std_;
   std::string why_not_;  // why the reference answers instead ("" when the Hessian does)
+  std::vector<ContactMode> zones_;  // (nc) the penalty's zone of each contact, as modes
+  VecX dlambda_dmu_;                // (3 nc) d lambda_k / d mu_k at the converged r
 };
 
 }  // namespace

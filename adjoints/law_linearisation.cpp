@@ -32,7 +32,7 @@ void linearise_law(const LocalProblem& problem, const VecX& lambda, const VecX& 
   report.limit_active = modes.limit_active;
 
   SensitivityKind used = options.kind;
-  if (is_relaxed(used)) {
+  if (is_relaxed(options)) {
     const local_relaxed_point::RelaxedPoint p = local_relaxed_point::find(used, problem, modes, lambda, options);
     report.newton_converged = p.converged;
     report.newton_iterations = p.iterations;
@@ -51,7 +51,8 @@ void linearise_law(const LocalProblem& problem, const VecX& lambda, const VecX& 
   }
   report.used = used;
   report.rank = m;
-  local_relations::evaluate(used, problem, modes, options.rho, scales, out.lambda, out.sigma, out.L);
+  local_relations::evaluate(used, options.custom.get(), problem, modes, options.rho, scales, out.lambda, out.sigma,
+                            out.L);
 }
 
 }  // namespace contactlab

@@ -1,7 +1,8 @@
 // The contact law of a solved step, linearised where the sensitivity kind
 // asks (MATH.md D.2, D.3): modes read from the hard solution, the relaxed
 // point for the relaxed kinds (with the fallback to exact), and the law's
-// equations C(lambda, sigma; mu) = 0 with their partials there. Shared by the
+// equations C(lambda, sigma; mu) = 0 with their partials there (the contacts'
+// from problem.contact_law(), or from options.custom for the custom kind). Shared by the
 // dense reference (LocalSensitivity) and the paired adjoints
 // (adjoints/solve_adjoint.hpp), which differ only in how they then solve
 // K^T y = g, K = C_lambda + C_sigma A.

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "contact_models/soc_smoothing.hpp"
+#include "contact_models/soc_smoothing.hpp"  // smoothed_pair of the limit rows
 
 namespace contactlab {
 namespace local_relaxed_point {
@@ -24,6 +24,7 @@ constexpr Real kMinStep = 1e-10;  // smallest step fraction before the line sear
 // Everything one Newton run needs besides the iterate.
 struct Setup {
   SensitivityKind kind;
+  const CustomSensitivity* custom;  // the kind's object when kind is Custom
   const LocalProblem& pr;
   const Modes& modes;
   Scales scales;
@@ -82,9 +83,9 @@ struct Run {
 Run newton(const Setup& s, Real rho, VecX& lambda, VecX& sigma) {
   Run run;
   Linearisation L, trial;
-  bool inside = local_relations::interior(s.kind, s.pr, lambda, sigma);
+  bool inside = local_relations::interior(s.kind, s.custom, s.pr, lambda, sigma);
   for (int it = 0;; ++it) {
-    local_relations::evaluate(s.kind, s.pr, s.modes, rho, s.scales, lambda, sigma, L);
+    local_relations::evaluate(s.kind, s.custom, s.pr, s.modes, rho, s.scales, lambda, sigma, L);
     const VecX rd = offset_residual(s, lambda, sigma);
     run.iterations = it;
     run.residual = relative_residual(s, L, rd);
@@ -110,11 +111,11 @@ Run newton(const Setup& s, Real rho, VecX& lambda, VecX& sigma) {
     Real alpha = 1;
     // Once inside the cones, stay inside (the relaxed point is interior).
     while (inside && alpha >= kMinStep &&
-           !local_relations::interior(s.kind, s.pr, lambda + alpha * dl, sigma + alpha * ds))
+           !local_relations::interior(s.kind, s.custom, s.pr, lambda + alpha * dl, sigma + alpha * ds))
       alpha /= 2;
     for (; alpha >= kMinStep; alpha /= 2) {
       const VecX l1 = lambda + alpha * dl, s1 = sigma + alpha * ds;
-      local_relations::evaluate(s.kind, s.pr, s.modes, rho, s.scales, l1, s1, trial);
+      local_relations::evaluate(s.kind, s.custom, s.pr, s.modes, rho, s.scales, l1, s1, trial);
       if (merit(s, trial.residual, L.scale, offset_residual(s, l1, s1)) <= (1 - kArmijo * alpha) * m0) break;
     }
     if (alpha < kMinStep) {
@@ -125,7 +126,7 @@ Run newton(const Setup& s, Real rho, VecX& lambda, VecX& sigma) {
     }
     lambda += alpha * dl;
     sigma += alpha * ds;
-    inside = local_relations::interior(s.kind, s.pr, lambda, sigma);
+    inside = local_relations::interior(s.kind, s.custom, s.pr, lambda, sigma);
   }
 }
 
@@ -143,32 +144,17 @@ void smoothed_start(const Setup& s, Real rho, VecX& lambda, VecX& sigma) {
     lambda[r] = a;
     sigma[r] = b / c;
   }
-  for (int k = 0; k < pr.num_contacts; ++k) {
-    const int o = pr.contact_offset() + 3 * k;
-    const Real mu = pr.mu[k], c = local_relations::natural_step(pr, o);
-    // Convex laws: the normal "gap" is sigma_n - mu |sigma_t| (de Saxce: sigma_n).
-    const Real glide = pr.desaxce ? Real(0) : mu * sigma.segment<2>(o + 1).norm();
-    if (s.kind == SensitivityKind::Signorini) {
-      Real a, b;
-      soc_smoothing::smoothed_pair(lambda[o] - c * (sigma[o] - glide), rho * c, a, b);
-      lambda[o] = a;
-      sigma[o] = b / c + glide;
-      const Real slip = sigma.segment<2>(o + 1).norm();
-      if (s.modes.contact[k] == ContactMode::Sliding && slip > 0)
-        lambda.segment<2>(o + 1) = -mu * a * sigma.segment<2>(o + 1) / slip;
-      continue;
-    }
-    const Real slip = sigma.segment<2>(o + 1).norm();
-    const Real shift = pr.desaxce ? mu * slip : Real(0);
-    const Vec3 x(lambda[o] - c * (sigma[o] + shift), lambda[o + 1] - c * sigma[o + 1],
-                 lambda[o + 2] - c * sigma[o + 2]);
-    Vec3 y, sh;
-    soc_smoothing::friction(mu, rho * c, x.data(), y.data(), sh.data());
-    sh /= c;  // sigma^
-    lambda.segment<3>(o) = y;
-    sigma[o] = sh[0] - (pr.desaxce ? mu * sh.tail<2>().norm() : Real(0));
-    sigma.segment<2>(o + 1) = sh.tail<2>();
-  }
+  if (pr.num_contacts == 0) return;
+  // The contacts: the law's start (or the custom kind's).
+  const int off = pr.contact_offset();
+  const std::vector<Real> steps = local_relations::contact_steps(pr);
+  const ContactModel& law = pr.contact_law();
+  if (s.kind == SensitivityKind::Custom && s.custom)
+    s.custom->relaxed_start(law, pr.mu.data(), pr.num_contacts, s.modes.contact.data(), steps.data(), rho,
+                            lambda.data() + off, sigma.data() + off);
+  else
+    law.relaxed_start(s.kind, pr.mu.data(), pr.num_contacts, s.modes.contact.data(), steps.data(), rho,
+                      lambda.data() + off, sigma.data() + off);
 }
 
 }  // namespace
@@ -178,6 +164,7 @@ RelaxedPoint find(SensitivityKind kind, const LocalProblem& pr, const Modes& mod
   if (!pr.has_matrix())
     throw std::invalid_argument("local_relaxed_point::find: the relaxed point needs the local problem's matrix A");
   const Setup s{kind,
+                options.custom.get(),
                 pr,
                 modes,
                 local_relations::scales_of(pr, lambda_hard, options.rho),

@@ -1,5 +1,5 @@
-// The relaxed point of the signorini and central_path sensitivities (MATH.md
-// C.4, Kim et al.'s "Algorithm 1"): (lambda, sigma) with
+// The relaxed point of the signorini and central_path sensitivities, and of
+// a relaxed custom kind (MATH.md C.4, Kim et al.'s "Algorithm 1"): (lambda, sigma) with
 //   F_rho = [ r_d = sigma - A lambda - b - delta E_N ;  r_c = C(lambda, sigma) ] = 0
 // (C from local_relations.hpp, rho > 0; E_N selects the unilateral normal
 // rows: limit rows and contact normals) inside the cones
@@ -21,7 +21,9 @@
 //    last, the first from the per-block central point of the hard solution's
 //    natural-map argument x = lambda_h - c sigma^_h at rho_0 c
 //    (soc_smoothing::friction / smoothed_pair: interior and exact per block;
-//    only r_d is off, by O(rho_0)).
+//    only r_d is off, by O(rho_0)); limit rows here, contacts by the law
+//    (ContactModel::relaxed_start, contact_models/cone_relations.hpp) or the
+//    custom kind (CustomSensitivity::relaxed_start).
 // 3. If that fails too, the caller falls back to exact.
 #pragma once
 
@@ -45,8 +47,8 @@ struct RelaxedPoint {
   bool ok() const { return converged && interior; }
 };
 
-// kind: Signorini or CentralPath. lambda_hard: (m) the hard solution the
-// modes were read from.
+// kind: Signorini, CentralPath, or Custom with a relaxed options.custom.
+// lambda_hard: (m) the hard solution the modes were read from.
 RelaxedPoint find(SensitivityKind kind, const LocalProblem& problem, const local_relations::Modes& modes,
                   const VecX& lambda_hard, const SensitivityOptions& options);
 

@@ -6,60 +6,13 @@
 #include <stdexcept>
 
 #include "adjoints/law_linearisation.hpp"
-#include "solvers/solver_common.hpp"
+#include "contact_models/desaxce.hpp"
 
 namespace contactlab {
 
-const char* to_string(SensitivityKind kind) {
-  switch (kind) {
-    case SensitivityKind::Exact:
-      return "exact";
-    case SensitivityKind::Signorini:
-      return "signorini";
-    case SensitivityKind::CentralPath:
-      return "central_path";
-    case SensitivityKind::FrozenW:
-      return "frozen_w";
-  }
-  return "?";
-}
-
-SensitivityKind parse_sensitivity_kind(const std::string& name) {
-  for (SensitivityKind k :
-       {SensitivityKind::Exact, SensitivityKind::Signorini, SensitivityKind::CentralPath, SensitivityKind::FrozenW})
-    if (name == to_string(k)) return k;
-  throw std::invalid_argument("unknown sensitivity kind '" + name + "' (exact, signorini, central_path, frozen_w)");
-}
-
-bool is_relaxed(SensitivityKind kind) {
-  return kind == SensitivityKind::Signorini || kind == SensitivityKind::CentralPath;
-}
-
-const char* to_string(ContactMode mode) {
-  switch (mode) {
-    case ContactMode::Separating:
-      return "separating";
-    case ContactMode::Sticking:
-      return "sticking";
-    case ContactMode::Sliding:
-      return "sliding";
-  }
-  return "?";
-}
-
-void SensitivityOptions::Validate() const {
-  const solver_common::OptionCheck require("SensitivityOptions");
-  require(rho > 0 && std::isfinite(rho), "rho", rho, "must be finite and > 0");
-  require(std::isfinite(delta), "delta", delta, "must be finite");
-  require(newton_iterations >= 1, "newton_iterations", newton_iterations, "must be >= 1");
-  require(newton_tolerance > 0 && newton_tolerance < 1, "newton_tolerance", newton_tolerance, "must lie in (0, 1)");
-  require(continuation_stages >= 0, "continuation_stages", continuation_stages, "must be >= 0");
-  require(continuation_factor > 1 && std::isfinite(continuation_factor), "continuation_factor", continuation_factor,
-          "must be finite and > 1");
-  require(slip_threshold >= 0 && std::isfinite(slip_threshold), "slip_threshold", slip_threshold,
-          "must be finite and >= 0");
-  require(singular_tolerance >= 0 && singular_tolerance < 1, "singular_tolerance", singular_tolerance,
-          "must lie in [0, 1)");
+const ContactModel& LocalProblem::contact_law() const {
+  static const DeSaxceModel desaxce;
+  return law ? *law : desaxce;
 }
 
 void LocalProblem::check() const {
@@ -76,6 +29,8 @@ void LocalProblem::check() const {
     s << "mu has " << mu.size() << " entries, expected " << num_contacts;
   else if (num_contacts > 0 && !(mu.minCoeff() >= 0 && mu.allFinite()))
     s << "mu must be finite and >= 0";
+  else if (!contact_law().has_linearisation())
+    s << "contact law '" << contact_law().name() << "' has no linearisation (ContactModel::has_linearisation)";
   else
     return;
   throw std::invalid_argument("LocalProblem: " + s.str());

@@ -6,10 +6,13 @@
 //   sigma = A lambda + b,  A = J M^-1 J^T + diag(R)  (m x m, symmetric PSD, may be singular)
 // with the rows of core/constraint_problem.hpp: bilateral (sigma = 0), limits
 // (0 <= lambda _|_ sigma >= 0), contacts under de Saxce's law
-// (K_mu ∋ lambda_k _|_ sigma_k + Gamma(sigma_k) ∈ K_mu*).
+// (K_mu ∋ lambda_k _|_ sigma_k + Gamma(sigma_k) ∈ K_mu*), or another law
+// with a linearisation (LocalProblem::law; core/sensitivity.hpp).
 //
 // Every kind writes the law at a point (lambda, sigma) as m equations
-// C(lambda, sigma; mu) = 0 (local_relations.hpp) and differentiates them with
+// C(lambda, sigma; mu) = 0 (local_relations.hpp: the scalar rows there, the
+// contacts' from the law, ContactModel::contact_relations, or from a
+// user-defined CustomSensitivity) and differentiates them with
 // d sigma = A d lambda + c, c = db + dA lambda (implicit function theorem):
 //   K d lambda = -(N c + G dmu),  K = C_lambda + C_sigma A,  N = C_sigma,  G = C_mu,
 //   d sigma = A d lambda + c.
@@ -30,6 +33,9 @@
 //   central_path MATH B.4/D.3: every contact on the central path
 //                (S lambda)∘(S^-1 sigma^) = rho e (soc_smoothing.hpp), limits
 //                lambda sigma = rho; bilateral rows sigma = 0.
+//   custom       a CustomSensitivity (SensitivityOptions::custom): its own
+//                contact relations, at the hard solution or at its relaxed
+//                point (limits then lambda sigma = rho).
 // The relaxed kinds linearise at their relaxed point, reached by damped
 // Newton from the hard solution (local_relaxed_point.hpp); if that fails
 // the map falls back to exact and the report says why.
@@ -46,34 +52,11 @@
 #include <vector>
 
 #include "core/constraint_problem.hpp"
+#include "core/contact_model.hpp"
 #include "core/math.hpp"
+#include "core/sensitivity.hpp"  // SensitivityKind, ContactMode, SensitivityOptions, SensitivityReport
 
 namespace contactlab {
-
-enum class SensitivityKind { Exact, Signorini, CentralPath, FrozenW };
-const char* to_string(SensitivityKind kind);
-// "exact", "signorini", "central_path" or "frozen_w"; anything else throws std::invalid_argument.
-// True for the kinds linearised at a relaxed point (signorini, central_path).
-bool is_relaxed(SensitivityKind kind);
-SensitivityKind parse_sensitivity_kind(const std::string& name);
-
-enum class ContactMode { Separating, Sticking, Sliding };
-const char* to_string(ContactMode mode);
-
-struct SensitivityOptions {
-  SensitivityKind kind = SensitivityKind::Exact;
-  Real rho = 1e-6;  // relaxation of signorini / central_path, J = N s m/s (> 0)
-  Real delta = 0;   // normal offset: sigma_N = (A lambda + b)_N + delta on unilateral rows, m/s (relaxed kinds)
-  int newton_iterations = 30;       // Newton iterations per attempt (and per continuation stage)
-  Real newton_tolerance = 1e-12;    // relative residual of the relaxed relations (docs/gradients.md)
-  int continuation_stages = 4;      // rho-continuation on failure: rho_j = rho f^(j-stages+1), j < stages; 0: none
-  Real continuation_factor = 10;    // f > 1
-  Real slip_threshold = 1e-10;      // |sigma_t| <= threshold * velocity scale: a sliding contact is taken as sticking
-  Real singular_tolerance = 1e-12;  // reciprocal condition of the row-equilibrated K below which K is singular
-
-  // Throws std::invalid_argument naming the first bad field.
-  void Validate() const;
-};
 
 // The local problem in dense form. Rows as ConstraintProblem: bilateral,
 // limits, then 3 rows (n, t1, t2) per contact.
@@ -85,42 +68,26 @@ struct LocalProblem {
   VecX b;   // (m) free velocity incl. bias, m/s
   VecX mu;  // (num_contacts) friction coefficients
   int num_bilateral = 0, num_limit = 0, num_contacts = 0;
-  // true: de Saxce's law (sigma^ = sigma + Gamma(sigma) in K_mu*); false: the
-  // plain cone complementarity K_mu ∋ lambda ⊥ sigma ∈ K_mu* of a convex law
-  // (ccp), whose sliding contacts glide: sigma_n = mu |sigma_t| > 0.
-  bool desaxce = true;
+  // The contact law whose relations the contacts obey (its linearisation,
+  // ContactModel::contact_relations: de Saxce's sigma^ = sigma + Gamma(sigma)
+  // in K_mu*, or the plain cone complementarity of a convex law (ccp), whose
+  // sliding contacts glide); not owned. Null: de Saxce's law.
+  const ContactModel* law = nullptr;
 
   int num_rows() const { return num_bilateral + num_limit + 3 * num_contacts; }
   int contact_offset() const { return num_bilateral + num_limit; }
   bool has_matrix() const { return A.rows() > 0 || num_rows() == 0; }
   Real A_ii(int i) const { return A.rows() > 0 ? A(i, i) : diagonal[i]; }
-  // Throws std::invalid_argument when the sizes disagree or mu < 0.
+  // *law, or de Saxce's law when it is null.
+  const ContactModel& contact_law() const;
+  // Throws std::invalid_argument when the sizes disagree, mu < 0 or the law
+  // has no linearisation.
   void check() const;
 };
 
 // A = dense Delassus (with the problem's compliance), b = v_free, mu. A
 // contact law's own compliance (soft laws) is not included.
 LocalProblem from_constraint_problem(const ConstraintProblem& problem);
-
-// What linearise() found and did.
-struct SensitivityReport {
-  SensitivityKind requested = SensitivityKind::Exact;
-  SensitivityKind used = SensitivityKind::Exact;  // Exact after a fallback
-  std::vector<ContactMode> contact_modes;         // (num_contacts) at the hard solution
-  std::vector<bool> limit_active;                 // (num_limit) lambda > 0 side at the hard solution
-  // Relaxed kinds only:
-  bool newton_converged = false;
-  int newton_iterations = 0;       // all attempts and stages together
-  Real newton_residual = 0;        // relative residual at the returned point
-  bool cone_check_passed = false;  // lambda~, s^~ in int Q (central_path); lambda_N, sigma_N > 0 (signorini)
-  bool continuation_used = false;
-  std::string continuation_reason;  // why the first Newton attempt failed, when continuation was used
-  bool fell_back_to_exact = false;
-  std::string fallback_reason;  // why, when fell_back_to_exact
-  // The linear system:
-  int rank = 0;           // of K (m unless singular)
-  bool singular = false;  // K solved by minimum-norm least squares
-};
 
 class LocalSensitivity {
  public:

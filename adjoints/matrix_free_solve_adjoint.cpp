@@ -56,7 +56,7 @@ class MatrixFreeSolveAdjoint final : public PairedSolveAdjointBase {
     scratch6_.resize(problem.twist_size());
     // The relaxed kinds' Newton to their point needs A itself (dense); the
     // exact kind only its diagonal.
-    const LocalProblem local = local_problem_of(problem, law, is_relaxed(options.kind));
+    const LocalProblem local = local_problem_of(problem, law, is_relaxed(options));
     VecX sigma(m);
     apply_A(lambda, sigma);
     sigma += local.b;

@@ -30,8 +30,9 @@ LocalProblem local_problem_of(const ConstraintProblem& p, const ContactModel& la
   const int m = p.num_rows(), off = p.contact_offset(), nc = p.num_contacts;
   lp.b = Eigen::Map<const VecX>(p.v_free.data(), m);
   lp.mu = Eigen::Map<const VecX>(p.mu.data(), nc);
-  // ccp: plain cone complementarity on v+ = (D + R_law) lambda + v_free.
-  lp.desaxce = !law.is_convex();
+  // The law's own relations (ccp: plain cone complementarity on
+  // v+ = (D + R_law) lambda + v_free).
+  lp.law = &law;
   VecX R_law = VecX::Zero(3 * nc);
   if (law.is_convex()) law.contact_compliance(p.mu.data(), nc, R_law.data());
   if (dense) {

@@ -71,6 +71,37 @@ class CcpModel final : public ContactModel {
   Real penetration_recovery(Real scheme_default) const override;
   void bind_options(OptionSet& set, const std::string& prefix) override;
 
+  // The linearisation of the plain cone complementarity K ∋ lambda ⊥ v+ ∈ K*
+  // (contact_models/cone_relations.hpp without the shift: sliding contacts
+  // glide, their normal relation is sigma_n = mu |sigma_t|).
+  bool has_linearisation() const override { return true; }
+  void contact_modes(const Real* mu, int nc, const Real* lambda, const Real* sigma, const Real* step, Real slip_speed,
+                     ContactMode* modes) const override;
+  void contact_relations(SensitivityKind kind, const Real* mu, int nc, const ContactMode* modes, Real rho,
+                         const RelationScales& scales, const Real* lambda, const Real* sigma,
+                         ContactRelationBlock* out) const override;
+  bool contact_interior(SensitivityKind kind, const Real* mu, int nc, const Real* lambda,
+                        const Real* sigma) const override;
+  void relaxed_start(SensitivityKind kind, const Real* mu, int nc, const ContactMode* modes, const Real* step,
+                     Real rho, Real* lambda, Real* sigma) const override;
+
+  // The convex penalty |r - Pi_{K*}(r)|^2/(2 rho) of each contact and its
+  // zones (contact_models/ccp_zones.hpp, MATH.md B.3, C.3): what
+  // convex_newton minimises and its Hessian adjoint differentiates. Zones as
+  // modes: top separating, bottom sticking, middle sliding; the middle zone's
+  // curvature from the impulse uses its gap mu t - r_n = rho (1 + mu^2)
+  // lambda_n; d lambda/d mu: ccp::impulse_mu_derivative.
+  bool has_convex_penalty() const override { return true; }
+  void convex_penalty(const Real* mu, int nc, const Real* rho, const Real* r, Real* cost, Real* lambda,
+                      Real* H) const override;
+  void convex_penalty_along(const Real* mu, int nc, const Real* rho, const Real* r, const Real* s, Real a, Real* pen,
+                            Real* dpen, Real* d2pen) const override;
+  void convex_penalty_hessian_from_impulse(const Real* mu, int nc, const Real* rho, const Real* r, const Real* lambda,
+                                           Real* H) const override;
+  void convex_penalty_zones(const Real* mu, int nc, const Real* r, ContactMode* zones) const override;
+  void convex_impulse_mu_derivative(const Real* mu, int nc, const Real* rho, const Real* r, const Real* lambda,
+                                    Real* out) const override;
+
   CcpOptions options;
 };
 

@@ -37,6 +37,12 @@ void CentralPathModel::project_dual(const Real* mu, int nc, Real* x) const {
   for (int k = 0; k < nc; ++k) soc_smoothing::project_dual(mu[k], options.rho, x + 3 * k);
 }
 
+void CentralPathModel::forward_sensitivity(SensitivityOptions& sensitivity) const {
+  if (!(options.rho > 0)) return;
+  sensitivity.kind = SensitivityKind::CentralPath;
+  sensitivity.rho = options.rho;
+}
+
 void CentralPathModel::bind_options(OptionSet& set, const std::string& prefix) {
   set.add_validator([this] { options.Validate(); });
   set.add(prefix + "rho", &options.rho,

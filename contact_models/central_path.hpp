@@ -53,7 +53,10 @@
 // contact separating at 1 m/s keeps 1e-6 N s; the smoothing width, where
 // modes blend, is ~sqrt(rho) = 1e-3 (N s, m/s).
 //
-// Backward (the relaxed sensitivity, MATH.md D.3) belongs to the adjoints.
+// Backward (the relaxed sensitivity, MATH.md D.3): the adjoints linearise
+// this law's relations at its own relaxed point (forward_sensitivity() asks
+// for the central_path kind with rho; the relations are DeSaxceCones',
+// contact_models/cone_relations.hpp).
 #pragma once
 
 #include "contact_models/desaxce.hpp"
@@ -87,6 +90,9 @@ class CentralPathModel final : public DeSaxceCones {
   // the step. step > 0.
   void project_primal_step(const Real* mu, int nc, Real step, Real* x) const override;
   Real complementarity_target() const override { return options.rho; }
+  // Differentiated at its own relaxed point: options.kind = CentralPath with
+  // this law's rho, when that is > 0 (rho = 0 is de Saxce's law: left as is).
+  void forward_sensitivity(SensitivityOptions& sensitivity) const override;
 
   CentralPathOptions options;
 };

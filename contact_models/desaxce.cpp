@@ -1,6 +1,7 @@
 #include "contact_models/desaxce.hpp"
 
 #include "contact_models/cone.hpp"
+#include "contact_models/cone_relations.hpp"
 
 namespace contactlab {
 
@@ -18,6 +19,27 @@ void DeSaxceCones::velocity_shift(const Real* mu, int nc, const Real* v, Real* s
 
 void DeSaxceCones::contact_compliance(const Real*, int nc, Real* R) const {
   for (int i = 0; i < 3 * nc; ++i) R[i] = 0;
+}
+
+void DeSaxceCones::contact_modes(const Real* mu, int nc, const Real* lambda, const Real* sigma, const Real* step,
+                                 Real slip_speed, ContactMode* modes) const {
+  cone_relations::modes(true, mu, nc, lambda, sigma, step, slip_speed, modes);
+}
+
+void DeSaxceCones::contact_relations(SensitivityKind kind, const Real* mu, int nc, const ContactMode* modes, Real rho,
+                                     const RelationScales& scales, const Real* lambda, const Real* sigma,
+                                     ContactRelationBlock* out) const {
+  cone_relations::relations(true, kind, mu, nc, modes, rho, scales, lambda, sigma, out);
+}
+
+bool DeSaxceCones::contact_interior(SensitivityKind kind, const Real* mu, int nc, const Real* lambda,
+                                    const Real* sigma) const {
+  return cone_relations::interior(true, kind, mu, nc, lambda, sigma);
+}
+
+void DeSaxceCones::relaxed_start(SensitivityKind kind, const Real* mu, int nc, const ContactMode* modes,
+                                 const Real* step, Real rho, Real* lambda, Real* sigma) const {
+  cone_relations::relaxed_start(true, kind, mu, nc, modes, step, rho, lambda, sigma);
 }
 
 }  // namespace contactlab

@@ -21,6 +21,20 @@ class DeSaxceCones : public ContactModel {
   void project_dual(const Real* mu, int nc, Real* x) const override;
   void velocity_shift(const Real* mu, int nc, const Real* v, Real* s) const override;
   void contact_compliance(const Real* mu, int nc, Real* R) const override;
+
+  // The linearisation of de Saxce's law (contact_models/cone_relations.hpp
+  // with the shift sigma^ = sigma + Gamma(sigma)), shared by the laws with its
+  // solution set or its relaxation.
+  bool has_linearisation() const override { return true; }
+  void contact_modes(const Real* mu, int nc, const Real* lambda, const Real* sigma, const Real* step, Real slip_speed,
+                     ContactMode* modes) const override;
+  void contact_relations(SensitivityKind kind, const Real* mu, int nc, const ContactMode* modes, Real rho,
+                         const RelationScales& scales, const Real* lambda, const Real* sigma,
+                         ContactRelationBlock* out) const override;
+  bool contact_interior(SensitivityKind kind, const Real* mu, int nc, const Real* lambda,
+                        const Real* sigma) const override;
+  void relaxed_start(SensitivityKind kind, const Real* mu, int nc, const ContactMode* modes, const Real* step,
+                     Real rho, Real* lambda, Real* sigma) const override;
 };
 
 class DeSaxceModel final : public DeSaxceCones {

@@ -4,12 +4,21 @@
 // (virtual dispatch per problem, never per contact).
 #pragma once
 
+#include <stdexcept>
 #include <string>
 
 #include "core/math.hpp"
 #include "core/options.hpp"
+#include "core/sensitivity.hpp"
 
 namespace contactlab {
+
+namespace contact_model_detail {
+// The default of a capability a law does not have.
+[[noreturn]] inline void missing(const std::string& law, const char* capability) {
+  throw std::logic_error("contact law '" + law + "' has no " + capability);
+}
+}  // namespace contact_model_detail
 
 class ContactModel {
  public:
@@ -68,6 +77,88 @@ class ContactModel {
 
   // Binds this model's options under `prefix` (e.g. "contact.").
   virtual void bind_options(OptionSet& set, const std::string& prefix) = 0;
+
+  // ---- What the adjoints and convex_newton need of a law ----------------
+  // (docs/gradients.md, MATH.md B.3, C.3, D.2-D.4). Every operation covers
+  // all nc contacts of a problem in one call: mu (nc), lambda and sigma
+  // (3 nc) the contacts' impulses and velocities sigma = (A lambda + b) on the
+  // contact rows, modes (nc). A law without a capability keeps the defaults,
+  // which say so (has_*() false) or throw std::logic_error.
+
+  // Linearisation: the law as equations C(lambda, sigma; mu) = 0 for the
+  // built-in sensitivity kinds (core/sensitivity.hpp). True: the methods below
+  // are implemented and gradients through this law are available.
+  virtual bool has_linearisation() const { return false; }
+  // modes[k] <- contact k's mode at a hard solution, read from the natural-map
+  // argument x = lambda_k - step_k sigma^_k (sigma^ the law's shifted
+  // velocity; step (nc): 1/A_nn of the contact's normal row): separating if x
+  // is in the polar cone, sticking if inside K_mu or |sigma_t| <= slip_speed,
+  // else sliding.
+  virtual void contact_modes(const Real* /*mu*/, int /*nc*/, const Real* /*lambda*/, const Real* /*sigma*/,
+                             const Real* /*step*/, Real /*slip_speed*/, ContactMode* /*modes*/) const {
+    contact_model_detail::missing(name(), "linearisation (ContactModel::has_linearisation)");
+  }
+  // out[k] <- contact k's equations of `kind` (not Custom) at its mode and
+  // their partials (relaxation rho; scales for the relative residual).
+  virtual void contact_relations(SensitivityKind /*kind*/, const Real* /*mu*/, int /*nc*/, const ContactMode* /*modes*/,
+                                 Real /*rho*/, const RelationScales& /*scales*/, const Real* /*lambda*/,
+                                 const Real* /*sigma*/, ContactRelationBlock* /*out*/) const {
+    contact_model_detail::missing(name(), "linearisation (ContactModel::has_linearisation)");
+  }
+  // The cone check of a relaxed kind's point (true for the other kinds).
+  virtual bool contact_interior(SensitivityKind /*kind*/, const Real* /*mu*/, int /*nc*/, const Real* /*lambda*/,
+                                const Real* /*sigma*/) const {
+    contact_model_detail::missing(name(), "linearisation (ContactModel::has_linearisation)");
+  }
+  // The relaxed kind's continuation start at relaxation rho, in place from
+  // the hard solution (step as in contact_modes).
+  virtual void relaxed_start(SensitivityKind /*kind*/, const Real* /*mu*/, int /*nc*/, const ContactMode* /*modes*/,
+                             const Real* /*step*/, Real /*rho*/, Real* /*lambda*/, Real* /*sigma*/) const {
+    contact_model_detail::missing(name(), "linearisation (ContactModel::has_linearisation)");
+  }
+  // A relaxed forward law asks to be differentiated at its own relaxed point
+  // by setting the kind (and its parameter) in `options`; others leave them.
+  virtual void forward_sensitivity(SensitivityOptions& /*options*/) const {}
+
+  // Convex primal penalty (MATH.md B.3, C.3): per contact a convex C^1
+  // penalty l(r) of the contact velocity r (3), with lambda = -dl/dr and
+  // H = d2l/dr2 (3 x 3 row-major, PSD), for a compliance rho > 0; rho (3 nc)
+  // holds each contact row's compliance and the law reads rho[3k] (R = rho I
+  // per contact: the caller checks isotropy). convex_newton accepts exactly
+  // the laws that have it.
+  virtual bool has_convex_penalty() const { return false; }
+  // For every k in order: *cost += l(r_k); lambda_k, H_k (9) written where not null.
+  virtual void convex_penalty(const Real* /*mu*/, int /*nc*/, const Real* /*rho*/, const Real* /*r*/, Real* /*cost*/,
+                              Real* /*lambda*/, Real* /*H*/) const {
+    contact_model_detail::missing(name(), "convex primal penalty (ContactModel::has_convex_penalty)");
+  }
+  // Along r + a s (the line search): for every k in order, with x = r_k + a s_k,
+  // *pen += l(x), *dpen -= lambda(x) . s_k, *d2pen += s_k . H(x) s_k.
+  virtual void convex_penalty_along(const Real* /*mu*/, int /*nc*/, const Real* /*rho*/, const Real* /*r*/,
+                                    const Real* /*s*/, Real /*a*/, Real* /*pen*/, Real* /*dpen*/,
+                                    Real* /*d2pen*/) const {
+    contact_model_detail::missing(name(), "convex primal penalty (ContactModel::has_convex_penalty)");
+  }
+  // H_k <- the Hessian at r_k with the curvature taken from the impulse
+  // lambda_k (3 nc) where the law's Hessian depends on an O(rho) gap of r
+  // that the impulse carries more accurately (an adjoint at a recorded
+  // solve); other contacts' H_k are left as they are.
+  virtual void convex_penalty_hessian_from_impulse(const Real* /*mu*/, int /*nc*/, const Real* /*rho*/,
+                                                   const Real* /*r*/, const Real* /*lambda*/, Real* /*H*/) const {
+    contact_model_detail::missing(name(), "convex primal penalty (ContactModel::has_convex_penalty)");
+  }
+  // zones[k] <- the penalty's zone at r_k as a mode: l = 0 separating,
+  // lambda = -r/rho sticking, between them sliding.
+  virtual void convex_penalty_zones(const Real* /*mu*/, int /*nc*/, const Real* /*r*/, ContactMode* /*zones*/) const {
+    contact_model_detail::missing(name(), "convex primal penalty (ContactModel::has_convex_penalty)");
+  }
+  // out (3 nc) <- d lambda_k / d mu_k at fixed r_k; lambda (3 nc): the impulses
+  // to take the zone's magnitude from (null: from r).
+  virtual void convex_impulse_mu_derivative(const Real* /*mu*/, int /*nc*/, const Real* /*rho*/, const Real* /*r*/,
+                                            const Real* /*lambda*/, Real* /*out*/) const {
+    contact_model_detail::missing(name(), "convex primal penalty (ContactModel::has_convex_penalty)");
+  }
+  // ---- end of what the adjoints and convex_newton need ----------------------
 };
 
 }  // namespace contactlab

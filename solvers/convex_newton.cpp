@@ -6,7 +6,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "contact_models/ccp_zones.hpp"
 #include "core/linalg/dense_cholesky.hpp"
 
 namespace contactlab {
@@ -63,6 +62,7 @@ class Newton {
   // Returns false on non-finite mass data; throws on a moving body whose
   // inverse inertia is not SPD (misuse: the model never produces one).
   bool setup(const ContactModel& law) {
+    law_ = &law;
     const int nb = pr_.num_bodies, nc = pr_.num_contacts;
     int* dof = grow(ws_.dof, std::max(nb, 1));
     Real* inertia = grow(ws_.inertia, std::max(9 * nb, 1));
@@ -163,11 +163,9 @@ class Newton {
       if (lambda) lambda[i] = -x / R[i];
       if (weight) weight[i] = active ? 1 / R[i] : Real(0);
     }
-    for (int k = 0; k < pr_.num_contacts; ++k) {
-      const int o = off_ + 3 * k;
-      cost += ccp::evaluate(pr_.mu[k], R[o], r + o, lambda ? lambda + o : nullptr,
-                            weight ? weight + off_ + 9 * k : nullptr);
-    }
+    // The contacts: the law's convex penalty, all in one call.
+    law_->convex_penalty(pr_.mu.data(), pr_.num_contacts, R + off_, r + off_, &cost, lambda ? lambda + off_ : nullptr,
+                         weight ? weight + off_ : nullptr);
     return cost;
   }
 
@@ -182,15 +180,7 @@ class Newton {
       dpen += x * s[i] / R[i];
       d2pen += s[i] * s[i] / R[i];
     }
-    for (int k = 0; k < pr_.num_contacts; ++k) {
-      const int o = off_ + 3 * k;
-      const Real x[3] = {r[o] + a * s[o], r[o + 1] + a * s[o + 1], r[o + 2] + a * s[o + 2]};
-      Real lam[3], H[9];
-      pen += ccp::evaluate(pr_.mu[k], R[o], x, lam, H);
-      const Eigen::Map<const Vec3> sv(s + o);
-      dpen -= Eigen::Map<const Vec3>(lam).dot(sv);
-      d2pen += sv.dot(Eigen::Map<const Mat3R>(H) * sv);
-    }
+    law_->convex_penalty_along(pr_.mu.data(), pr_.num_contacts, R + off_, r + off_, s + off_, a, &pen, &dpen, &d2pen);
   }
 
   // At du: r = J du + v_f, lambda, weights, g = M du - J^T lambda; returns l.
@@ -473,7 +463,20 @@ class Newton {
   ConvexNewtonWorkspace& ws_;
   const int m_, nb6_, off_;
   int n_ = 0;
+  const ContactModel* law_ = nullptr;  // the law of setup(): its convex penalty
 };
+
+// Exactly the laws with a convex primal penalty (ContactModel::convex_penalty;
+// it exists only for a convex law, no de Saxce shift, with rho > 0: MATH.md
+// B.3). The refusal says what is missing.
+bool accepts_law(const ContactModel& law, std::string* why) {
+  if (law.has_convex_penalty()) return true;
+  const char* reason = !law.is_convex() ? "is not convex"
+                       : law.is_hard()  ? "is hard (no contact compliance)"
+                                        : "has no convex primal penalty (ContactModel::has_convex_penalty)";
+  if (why) *why = "convex_newton needs a convex compliant law (ccp); '" + law.name() + "' " + reason;
+  return false;
+}
 
 }  // namespace
 
@@ -500,14 +503,7 @@ void ConvexNewtonOptions::Validate() const {
 }
 
 bool ConvexNewtonSolver::accepts(const ContactModel& law, std::string* why) const {
-  // The penalty |r - Pi_K*(r)|^2/(2 rho) exists only for a convex law (no
-  // de Saxce shift) with rho > 0 (MATH.md B.3).
-  const char* reason = nullptr;
-  if (!law.is_convex()) reason = "is not convex";
-  else if (law.is_hard()) reason = "is hard (no contact compliance)";
-  if (!reason) return true;
-  if (why) *why = "convex_newton needs a convex compliant law (ccp); '" + law.name() + "' " + reason;
-  return false;
+  return accepts_law(law, why);
 }
 
 void ConvexNewtonSolver::do_solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
@@ -639,6 +635,8 @@ bool convex_newton_factor_hessian(const ConstraintProblem& problem, const Contac
                                   ConvexNewtonWorkspace& ws) {
   if (problem.explicit_delassus() || static_cast<int>(lambda.size()) != problem.num_rows())
     throw std::invalid_argument("convex_newton_factor_hessian: needs the bodies' problem and one impulse per row");
+  std::string why;
+  if (!accepts_law(law, &why)) throw std::invalid_argument(why);
   ConvexNewtonOptions dense = options;
   dense.linear_solver = ConvexNewtonOptions::kDense;
   Newton nt(problem, dense, ws);
@@ -652,13 +650,8 @@ bool convex_newton_factor_hessian(const ConstraintProblem& problem, const Contac
   // O(rho) of r, and r = J du + v_f is known only to the solver's rounding
   // floor (~eps |r| / rho in lambda), while lambda_n carries the gap exactly.
   const int off = problem.contact_offset();
-  for (int k = 0; k < problem.num_contacts; ++k) {
-    const int o = off + 3 * k;
-    const Real* r = ws.r.data() + o;
-    if (ccp::zone(problem.mu[k], r) != ccp::kMiddle) continue;
-    const Real rho = ws.row_R[o], mu = problem.mu[k];
-    ccp::middle_hessian(mu, rho, r, rho * (1 + mu * mu) * lambda[o], ws.weight.data() + off + 9 * k);
-  }
+  law.convex_penalty_hessian_from_impulse(problem.mu.data(), problem.num_contacts, ws.row_R.data() + off,
+                                          ws.r.data() + off, lambda.data() + off, ws.weight.data() + off);
   return nt.factor_hessian();
 }
 

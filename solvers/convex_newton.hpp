@@ -6,9 +6,11 @@
 // (the constraint velocity sigma of every row, bias included), minimise
 //   l(du) = 1/2 du^T M du + sum_contacts |r_k - Pi_{K*}(r_k)|^2/(2 rho_k)
 //         + sum_bilateral r_i^2/(2 R_i) + sum_limits min(0, r_i)^2/(2 R_i),
-// M = blockdiag(m_b I3, I_b,W). The contact terms are the compliant CCP of
-// contact_models/ccp.hpp (zones in contact_models/ccp_zones.hpp), rho_k the
-// law's contact_compliance (+ the problem's own compliance on that row).
+// M = blockdiag(m_b I3, I_b,W). The contact terms are the law's convex
+// penalty (ContactModel::convex_penalty, one call over all contacts per cost
+// or line-search evaluation): the compliant CCP of contact_models/ccp.hpp
+// (zones in contact_models/ccp_zones.hpp), rho_k the law's
+// contact_compliance (+ the problem's own compliance on that row).
 // Bilateral and limit rows are made soft as in MuJoCo: R_i is the problem's
 // compliance, or the option bilateral_compliance where that is 0, so such a
 // row is satisfied up to an error |v+_i| ~ R_i |lambda_i| (1 kg pendulum, h =
@@ -59,7 +61,7 @@
 // holds r_dual after each step; the workspace's cost_history/cost_stage hold l
 // (which changes with each continuation stage). Non-finite input or a failed
 // factorisation is NumericalFailure with zero output; misuse (a hard or
-// non-convex law, an anisotropic contact compliance, a moving body without an
+// non-convex law or one without a convex penalty, an anisotropic contact compliance, a moving body without an
 // SPD inverse inertia, inconsistent sizes) throws std::invalid_argument.
 #pragma once
 
@@ -132,7 +134,8 @@ class ConvexNewtonSolver final : public SolverWithOptions<ConvexNewtonOptions, C
   using SolverWithOptions::SolverWithOptions;
 
   std::string name() const override { return "convex_newton"; }
-  // Needs a convex law with positive contact compliance (ccp).
+  // Exactly the laws with a convex primal penalty (ContactModel::has_convex_penalty:
+  // a convex law with positive contact compliance, ccp).
   bool accepts(const ContactModel& law, std::string* why) const override;
 
  protected:

@@ -1,10 +1,11 @@
 // Local sensitivities of the convex law (ccp's plain cone complementarity,
-// LocalProblem::desaxce = false) on an isotropic particle, A = a I, where the
+// LocalProblem::law = a CcpModel) on an isotropic particle, A = a I, where the
 // maps are closed form: the hard solution is lambda = Pi_K(-b/a) (Moreau) and
 // the central-path point is soc_smoothing::friction(mu, rho/a, -b/a).
 #include <doctest/doctest.h>
 
 #include "adjoints/local_sensitivity.hpp"
+#include "contact_models/ccp.hpp"
 #include "contact_models/cone.hpp"
 #include "contact_models/soc_smoothing.hpp"
 
@@ -14,13 +15,18 @@ namespace {
 
 constexpr double kA = 2.0, kMu = 0.5;
 
+const CcpModel& convex_law() {
+  static const CcpModel law;
+  return law;
+}
+
 LocalProblem particle(const Vec3& b, double mu = kMu) {
   LocalProblem p;
   p.A = kA * MatX::Identity(3, 3);
   p.b = b;
   p.mu = VecX::Constant(1, mu);
   p.num_contacts = 1;
-  p.desaxce = false;
+  p.law = &convex_law();
   return p;
 }
 

@@ -375,6 +375,18 @@ TEST_CASE("convex_newton: refuses laws that are not convex and compliant") {
   CHECK(solver.accepts(DeSaxceModel{}, nullptr) == false);
   CHECK_THROWS_AS(newton(particle(Vec3(-1, 0, 0), 0.5), DeSaxceModel{}), std::invalid_argument);
   CHECK_THROWS_AS(newton(particle(Vec3(-1, 0, 0), 0.5), anisotropic_law()), std::invalid_argument);
+  // convex_newton takes exactly the laws with a convex penalty: the soft
+  // convex test law has none, and says so.
+  CHECK_FALSE(solver.accepts(anisotropic_law(), &why));
+  CHECK(why ==
+        "convex_newton needs a convex compliant law (ccp); 'anisotropic' has no convex primal penalty "
+        "(ContactModel::has_convex_penalty)");
+  // The zone formulas need R = rho I per contact: ccp with a problem whose own
+  // compliance differs between a contact's rows is refused.
+  ConstraintProblem anisotropic = particle(Vec3(-1, 0, 0), 0.5);
+  anisotropic.compliance[1] = 1e-3;
+  CHECK_THROWS_WITH_AS(newton(anisotropic, CcpModel{}),
+                       doctest::Contains("needs an isotropic compliance rho > 0"), std::invalid_argument);
 }
 
 TEST_CASE("convex_newton: statuses") {
