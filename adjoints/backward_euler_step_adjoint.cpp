@@ -10,38 +10,39 @@ namespace contactlab {
 
 void BackwardEulerStepAdjoint::evaluate(const Model& model, const Real* dx, const Real* ctrl, const VecX& delta,
                                         const VecX& lambda, Evaluation& out) {
+  Workspace& ws = *ws_;
   const int nb = model.num_bodies();
-  Data& d = base_;
+  Data& d = ws.base;
   load_perturbed_inputs(model, *inputs_, dx, ctrl, d);
-  contacts_.evaluate(model, d);
+  ws.contacts.evaluate(model, d);
 
   // The scheme's linearised prepare (full correction, no slop, no
   // restitution), without the narrow phase.
-  compute_free_velocity(model, d, h_, scheme_.gyroscopic);
-  const RowBiasOptions full = full_correction_bias(law_->penetration_recovery(1));
-  assemble_problem(model, d, h_, full);
+  compute_free_velocity(model, d, ctx_.h, scheme_.gyroscopic);
+  const RowBiasOptions full = full_correction_bias(ctx_.law->penetration_recovery(1));
+  assemble_problem(model, d, ctx_.h, full);
 
-  rows_.model = &model;
-  rows_.base = &d;
-  rows_.h = h_;
-  rows_.jacobian_at_q_plus = scheme_.jacobian_at_q_plus;
-  rows_.at.contacts = d.contacts;
-  rows_.at.u_free.resize(d.u_free.size());
-  rows_.at.ctrl = d.ctrl;
-  rows_.setup();
+  ws.rows.model = &model;
+  ws.rows.base = &d;
+  ws.rows.h = ctx_.h;
+  ws.rows.jacobian_at_q_plus = scheme_.jacobian_at_q_plus;
+  ws.rows.at.contacts = d.contacts;
+  ws.rows.at.u_free.resize(d.u_free.size());
+  ws.rows.at.ctrl = d.ctrl;
+  ws.rows.setup();
   const ConstraintProblem& p = d.problem;
   const int m = p.num_rows();
   if (lambda.size() != m || delta.size() != 6 * nb)
     throw std::runtime_error("backward_euler adjoint: the step's rows changed (contact set or sizes)");
   VecX w(m);
-  rows_.evaluate(delta.data(), w.data(), jd_);
+  ws.rows.evaluate(delta.data(), w.data(), ws.jd);
 
-  at_ = p;
-  at_.rows = jd_;
-  at_.nonlinear_rows = nullptr;
+  ws.at = p;
+  ws.at.rows = ws.jd;
+  ws.at.nonlinear_rows = nullptr;
   VecX f = VecX::Zero(6 * nb);
-  at_.apply_JT(lambda.data(), f.data());
-  at_.apply_Minv(f.data(), f.data());
+  ws.at.apply_JT(lambda.data(), f.data());
+  ws.at.apply_Minv(f.data(), f.data());
   out.E = delta - f;
   out.W = w;
   for (int r = 0; r < m; ++r) out.W[r] += p.compliance[r] * lambda[r];
@@ -66,75 +67,76 @@ void apply_J_dual(const std::vector<ConstraintRowT<Dual>>& rows, const std::vect
 bool BackwardEulerStepAdjoint::evaluate_tangent(const Model& model, const Real* seed, const Real* ctrl_seed,
                                                 const Real* delta_seed, const VecX& delta, const VecX& lambda, Real eps,
                                                 Evaluation& value, Evaluation& tangent) {
+  Workspace& ws = *ws_;
   const int nb = model.num_bodies(), n6 = 6 * nb;
-  load_seeded_inputs(model, *inputs_, seed, ctrl_seed, dual_inputs_);
-  const std::vector<Dual>& ctrl_d_ = dual_inputs_.ctrl;
-  const BodyStatesT<Dual> s0 = dual_inputs_.states();
-  const std::vector<Vec3T<Dual>>&x0_ = dual_inputs_.x, &v0_ = dual_inputs_.v, &w0_ = dual_inputs_.w;
-  const std::vector<QuatT<Dual>>& q0_ = dual_inputs_.q;
-  for (auto* v : {&xk_, &vk_, &wk_}) v->resize(nb);
-  qk_.resize(nb);
+  load_seeded_inputs(model, *inputs_, seed, ctrl_seed, ws.dual_inputs);
+  const std::vector<Dual>& ctrl_d_ = ws.dual_inputs.ctrl;
+  const BodyStatesT<Dual> s0 = ws.dual_inputs.states();
+  const std::vector<Vec3T<Dual>>&x0_ = ws.dual_inputs.x, &v0_ = ws.dual_inputs.v, &w0_ = ws.dual_inputs.w;
+  const std::vector<QuatT<Dual>>& q0_ = ws.dual_inputs.q;
+  for (auto* v : {&ws.xk, &ws.vk, &ws.wk}) v->resize(nb);
+  ws.qk.resize(nb);
 
   // Contacts at q-: the narrow phase over dual numbers (differences where it searches).
   auto difference = [&](int sign, std::vector<Contact>& out) {
-    contacts_along(model, *inputs_, seed, ctrl_seed, sign * eps, contacts_, base_, out);
+    contacts_along(model, *inputs_, seed, ctrl_seed, sign * eps, ws.contacts, ws.base, out);
   };
-  const bool exact = contacts_.evaluate_dual(model, s0, eps, difference, contacts0_d_);
+  const bool exact = ws.contacts.evaluate_dual(model, s0, eps, difference, ws.contacts0_d);
 
   // The scheme's linearised prepare at q- (as evaluate()).
-  FreeVelocityT<Dual> fv{u_free_d_, inv_mass_d_, inv_inertia_d_, wrench_d_};
-  free_velocity_t<Dual>(model, s0, ctrl_d_, h_, scheme_.gyroscopic, fv);
-  const RowBiasOptions full0 = full_correction_bias(law_->penetration_recovery(1));
-  RowsT<Dual> rows0{rows0_d_, compliance0_d_, mu0_d_, bias0_d_, [&](int, int bilateral, int limits, int nc) {
-                      rows0_d_.assign(bilateral + limits + 3 * nc, ConstraintRowT<Dual>{});
-                      compliance0_d_.assign(rows0_d_.size(), Dual(0.0));
-                      mu0_d_.assign(nc, Dual(0.0));
+  FreeVelocityT<Dual> fv{ws.u_free_d, ws.inv_mass_d, ws.inv_inertia_d, ws.wrench_d};
+  free_velocity_t<Dual>(model, s0, ctrl_d_, ctx_.h, scheme_.gyroscopic, fv);
+  const RowBiasOptions full0 = full_correction_bias(ctx_.law->penetration_recovery(1));
+  RowsT<Dual> rows0{ws.rows0_d, ws.compliance0_d, ws.mu0_d, ws.bias0_d, [&](int, int bilateral, int limits, int nc) {
+                      ws.rows0_d.assign(bilateral + limits + 3 * nc, ConstraintRowT<Dual>{});
+                      ws.compliance0_d.assign(ws.rows0_d.size(), Dual(0.0));
+                      ws.mu0_d.assign(nc, Dual(0.0));
                     }};
-  assemble_rows_t<Dual>(model, s0, ctrl_d_, contacts0_d_, u_free_d_, h_, full0, rows0);
-  const int m = static_cast<int>(rows0_d_.size());
+  assemble_rows_t<Dual>(model, s0, ctrl_d_, ws.contacts0_d, ws.u_free_d, ctx_.h, full0, rows0);
+  const int m = static_cast<int>(ws.rows0_d.size());
 
   // The rows at q+ = q- + h G u+ (BackwardEulerRows::evaluate over dual numbers).
   std::vector<Dual> u(n6);
   std::vector<Dual> dd(n6);
   for (int i = 0; i < n6; ++i) dd[i] = Dual(delta[i], delta_seed ? delta_seed[i] : 0.0);
-  for (int i = 0; i < n6; ++i) u[i] = u_free_d_[i] + dd[i];
+  for (int i = 0; i < n6; ++i) u[i] = ws.u_free_d[i] + dd[i];
   for (int b = 0; b < nb; ++b) {
-    xk_[b] = x0_[b];
-    qk_[b] = q0_[b];
-    vk_[b] = v0_[b];
-    wk_[b] = w0_[b];
+    ws.xk[b] = x0_[b];
+    ws.qk[b] = q0_[b];
+    ws.vk[b] = v0_[b];
+    ws.wk[b] = w0_[b];
     if (model.bodies[b].fixed) continue;
     const Vec3T<Dual> v(u[6 * b], u[6 * b + 1], u[6 * b + 2]);
     const Vec3T<Dual> om(u[6 * b + 3], u[6 * b + 4], u[6 * b + 5]);
-    xk_[b] = x0_[b] + Dual(h_) * v;
-    qk_[b] = integrate_quaternion_t<Dual>(q0_[b], om, Dual(h_));
-    vk_[b] = v;
-    wk_[b] = om;
+    ws.xk[b] = x0_[b] + Dual(ctx_.h) * v;
+    ws.qk[b] = integrate_quaternion_t<Dual>(q0_[b], om, Dual(ctx_.h));
+    ws.vk[b] = v;
+    ws.wk[b] = om;
   }
-  const BodyStatesT<Dual> sk{xk_, qk_, vk_, wk_};
-  motion_d_.options = rows_.contacts.options;
-  motion_d_.capture(model, s0, contacts0_d_);
-  motion_d_.evaluate(model, sk, contactsk_d_);
+  const BodyStatesT<Dual> sk{ws.xk, ws.qk, ws.vk, ws.wk};
+  ws.motion_d.options = ws.rows.contacts.options;
+  ws.motion_d.capture(model, s0, ws.contacts0_d);
+  ws.motion_d.evaluate(model, sk, ws.contactsk_d);
   const RowBiasOptions fullk = full_correction_bias(1);
-  zero_d_.assign(n6, Dual(0.0));
-  RowsT<Dual> rowsk{rowsk_d_, compliancek_d_, muk_d_, biask_d_, [&](int, int bilateral, int limits, int nc) {
-                      rowsk_d_.assign(bilateral + limits + 3 * nc, ConstraintRowT<Dual>{});
-                      compliancek_d_.assign(rowsk_d_.size(), Dual(0.0));
-                      muk_d_.assign(nc, Dual(0.0));
+  ws.zero_d.assign(n6, Dual(0.0));
+  RowsT<Dual> rowsk{ws.rowsk_d, ws.compliancek_d, ws.muk_d, ws.biask_d, [&](int, int bilateral, int limits, int nc) {
+                      ws.rowsk_d.assign(bilateral + limits + 3 * nc, ConstraintRowT<Dual>{});
+                      ws.compliancek_d.assign(ws.rowsk_d.size(), Dual(0.0));
+                      ws.muk_d.assign(nc, Dual(0.0));
                     }};
-  assemble_rows_t<Dual>(model, sk, ctrl_d_, contactsk_d_, zero_d_, h_, fullk, rowsk);
-  if (static_cast<int>(rowsk_d_.size()) != m || lambda.size() != m)
+  assemble_rows_t<Dual>(model, sk, ctrl_d_, ws.contactsk_d, ws.zero_d, ctx_.h, fullk, rowsk);
+  if (static_cast<int>(ws.rowsk_d.size()) != m || lambda.size() != m)
     throw std::runtime_error("backward_euler adjoint: the step's rows changed (contact set or sizes)");
-  const ConstraintProblem& p0 = base_problem_rows_;
+  const ConstraintProblem& p0 = ws.base_problem_rows;
   std::vector<Dual> Ju;
-  apply_J_dual(rowsk_d_, u, Ju);
+  apply_J_dual(ws.rowsk_d, u, Ju);
   std::vector<Dual> w(m);
-  for (int r = 0; r < m; ++r) w[r] = BackwardEulerRows::position_row(p0, r) ? biask_d_[r] : Ju[r] + bias0_d_[r];
+  for (int r = 0; r < m; ++r) w[r] = BackwardEulerRows::position_row(p0, r) ? ws.biask_d[r] : Ju[r] + ws.bias0_d[r];
   // The rows the impulses act along.
-  std::vector<ConstraintRowT<Dual>> jd = scheme_.jacobian_at_q_plus ? rowsk_d_ : rows0_d_;
+  std::vector<ConstraintRowT<Dual>> jd = scheme_.jacobian_at_q_plus ? ws.rowsk_d : ws.rows0_d;
   if (scheme_.jacobian_at_q_plus) {
     std::vector<Mat3T<Dual>> turn(nb);
-    for (int b = 0; b < nb; ++b) turn[b] = so3_left_jacobian_t<Dual>(Vec3T<Dual>(Dual(h_) * wk_[b])).transpose();
+    for (int b = 0; b < nb; ++b) turn[b] = so3_left_jacobian_t<Dual>(Vec3T<Dual>(Dual(ctx_.h) * ws.wk[b])).transpose();
     for (int r = 0; r < m; ++r) {
       if (!BackwardEulerRows::position_row(p0, r)) continue;
       ConstraintRowT<Dual>& row = jd[r];
@@ -155,8 +157,8 @@ bool BackwardEulerStepAdjoint::evaluate_tangent(const Model& model, const Real* 
     e->u_free.resize(n6);
   }
   for (int b = 0; b < nb; ++b) {
-    const Vec3T<Dual> lin = inv_mass_d_[b] * Eigen::Map<const Vec3T<Dual>>(&f[6 * b]);
-    const Vec3T<Dual> ang = inv_inertia_d_[b] * Eigen::Map<const Vec3T<Dual>>(&f[6 * b + 3]);
+    const Vec3T<Dual> lin = ws.inv_mass_d[b] * Eigen::Map<const Vec3T<Dual>>(&f[6 * b]);
+    const Vec3T<Dual> ang = ws.inv_inertia_d[b] * Eigen::Map<const Vec3T<Dual>>(&f[6 * b + 3]);
     for (int c = 0; c < 3; ++c) {
       const Dual e_lin = dd[6 * b + c] - lin[c], e_ang = dd[6 * b + 3 + c] - ang[c];
       value.E[6 * b + c] = e_lin.v;
@@ -166,40 +168,60 @@ bool BackwardEulerStepAdjoint::evaluate_tangent(const Model& model, const Real* 
     }
   }
   for (int r = 0; r < m; ++r) {
-    const Dual wr = w[r] + compliance0_d_[r] * Dual(lambda[r]);
+    const Dual wr = w[r] + ws.compliance0_d[r] * Dual(lambda[r]);
     value.W[r] = wr.v;
     tangent.W[r] = wr.d;
   }
   for (int i = 0; i < n6; ++i) {
-    value.u_free[i] = u_free_d_[i].v;
-    tangent.u_free[i] = u_free_d_[i].d;
+    value.u_free[i] = ws.u_free_d[i].v;
+    tangent.u_free[i] = ws.u_free_d[i].d;
   }
   return exact;
 }
 
-void BackwardEulerStepAdjoint::backward(const Model& model, const ContactModel& law,
-                                        const BackwardEulerOptions& scheme, Real h, const StepInputs& inputs,
-                                        const std::vector<Real>& lambda_in, const std::vector<RigidState>& after,
-                                        const std::vector<BodyCotangent>& after_bar,
-                                        const std::vector<GradInput>& params, std::vector<BodyCotangent>& before_bar,
-                                        VecX& ctrl_bar, VecX& param_bar) {
-  law_ = &law;
-  scheme_ = scheme;
-  h_ = h;
+std::string BackwardEulerStepAdjoint::solve_method() const {
+  if (ctx_.options.geometric_stiffness) return "backward_euler (dense)";
+  return ctx_.solve ? ctx_.solve->name() : "reference";
+}
+
+void BackwardEulerStepAdjoint::begin(StepAdjointContext context) {
+  ctx_ = std::move(context);
+  if (!ctx_.model || !ctx_.law || !ctx_.params)
+    throw std::invalid_argument("backward_euler step adjoint: incomplete context");
+  if (!ctx_.solve) ctx_.solve = make_reference_solve_adjoint();
+  ws_ = std::make_unique<Workspace>();
+  ws_->base.init(*ctx_.model);
+  ws_->rows.at.init(*ctx_.model);
+  report_ = StepAdjointReport{};
+}
+
+void BackwardEulerStepAdjoint::backward(const StepRecord& record, StepCotangents& io) {
+  if (!ws_) throw std::logic_error("backward_euler step adjoint: backward() before begin()");
+  Workspace& ws = *ws_;
+  const Model& model = *ctx_.model;
+  const ContactModel& law = *ctx_.law;
+  const StepAdjointOptions& options = ctx_.options;
+  const BackwardEulerOptions& scheme = scheme_;
+  const Real h = ctx_.h;
+  const StepInputs& inputs = record.inputs;
+  const std::vector<Real>& lambda_in = record.lambda;
+  const std::vector<RigidState>& after = record.after;
+  const std::vector<BodyCotangent>& after_bar = io.after;
+  const std::vector<GradInput>& params = *ctx_.params;
+  std::vector<BodyCotangent>& before_bar = io.before;
+  VecX& ctrl_bar = io.ctrl;
+  VecX& param_bar = io.params;
   inputs_ = &inputs;
   const int nb = model.num_bodies(), n6 = 6 * nb;
-  if (!base_ready_) {
-    base_.init(model);
-    rows_.at.init(model);
-    base_ready_ = true;
-  }
+  if (static_cast<int>(after.size()) != nb)
+    throw std::runtime_error("backward_euler adjoint: the record holds no state after the step");
   // The recorded contacts, carried to perturbed poses.
   for (int b = 0; b < nb; ++b) {
-    base_.x_W[b] = inputs.bodies[b].x;
-    base_.q_WB[b] = inputs.bodies[b].q;
+    ws.base.x_W[b] = inputs.bodies[b].x;
+    ws.base.q_WB[b] = inputs.bodies[b].q;
   }
-  base_.contacts = inputs.contacts;
-  contacts_.capture(model, base_, scheme.contact_margin);
+  ws.base.contacts = inputs.contacts;
+  ws.contacts.capture(model, ws.base, scheme.contact_margin);
 
   const VecX lambda = Eigen::Map<const VecX>(lambda_in.data(), lambda_in.size());
   const Real eps = options.step_for(1e-6);
@@ -215,8 +237,8 @@ void BackwardEulerStepAdjoint::backward(const Model& model, const ContactModel& 
   }
   const VecX delta = u_plus - e0.u_free;
   evaluate(model, nullptr, nullptr, delta, lambda, e0);
-  base_problem_rows_ = base_.problem;  // the row layout and compliances, for evaluate_tangent
-  const ConstraintProblem& p = base_.problem;
+  ws.base_problem_rows = ws.base.problem;  // the row layout and compliances, for evaluate_tangent
+  const ConstraintProblem& p = ws.base.problem;
   const int m = p.num_rows(), nc = p.num_contacts;
   // E_lambda = -M^-1 J_d^T (exact), R, mu and the row layout at the solution.
   MatX E_lambda(n6, m);
@@ -225,13 +247,14 @@ void BackwardEulerStepAdjoint::backward(const Model& model, const ContactModel& 
     for (int r = 0; r < m; ++r) {
       unit[r] = 1;
       col.setZero();
-      at_.apply_JT(unit.data(), col.data());
-      at_.apply_Minv(col.data(), col.data());
+      ws.at.apply_JT(unit.data(), col.data());
+      ws.at.apply_Minv(col.data(), col.data());
       E_lambda.col(r) = -col;
       unit[r] = 0;
     }
   }
   LocalProblem local;
+  local.law = &law;
   local.num_bilateral = p.num_bilateral;
   local.num_limit = p.num_limit;
   local.num_contacts = nc;
@@ -279,11 +302,12 @@ void BackwardEulerStepAdjoint::backward(const Model& model, const ContactModel& 
     const Eigen::PartialPivLU<MatX> E_lu(E_delta);
     local.A = MatX(R.asDiagonal()) - W_delta * E_lu.solve(E_lambda);
     local.b = sigma - local.A * lambda;
-    sensitivity_.linearise(local, lambda, options.sensitivity);
-    report_ = &sensitivity_.report();
+    ws.sensitivity.linearise(local, lambda, options.sensitivity);
+    report_.fell_back_to_exact = ws.sensitivity.report().fell_back_to_exact;
+    report_.solve = nullptr;  // the exact step map's own dense linearisation answered
     const VecX z = -VecX(E_lu.transpose().solve(u_bar));
     const VecX lambda_bar = E_lambda.transpose() * z;
-    sensitivity_.vjp(lambda_bar, VecX::Zero(m), b_bar, nullptr, nc > 0 ? &mu_bar : nullptr);
+    ws.sensitivity.vjp(lambda_bar, VecX::Zero(m), b_bar, nullptr, nc > 0 ? &mu_bar : nullptr);
     const VecX Wt_b = W_delta.transpose() * b_bar;
     zt = z - VecX(E_lu.transpose().solve(Wt_b));
   } else {
@@ -293,21 +317,22 @@ void BackwardEulerStepAdjoint::backward(const Model& model, const ContactModel& 
     // local problem is the forward's Schur system A = J_d M^-1 J_d^T + R and
     // the solve adjoint paired with the forward solver answers it (newton:
     // one PCR). No E_delta, W_delta columns are evaluated.
-    ConstraintProblem& q = at_;
+    ConstraintProblem& q = ws.at;
     q.v_free.resize(m);
     VecX A_lambda(m);
     std::vector<Real> scratch(n6);
     q.apply_delassus(lambda.data(), A_lambda.data(), scratch.data());
     for (int r = 0; r < m; ++r) q.v_free[r] = sigma[r] - A_lambda[r];
-    if (!solve_) solve_ = make_reference_solve_adjoint();
+    SolveAdjoint& solve = *ctx_.solve;
     const auto solve_start = std::chrono::steady_clock::now();
-    solve_->krylov = options.krylov;
-    solve_->linearise(q, law, lambda, options.sensitivity);
-    report_ = &solve_->report();
+    solve.krylov = options.krylov;
+    solve.linearise(q, law, lambda, options.sensitivity);
     const VecX z = -u_bar;
     const VecX lambda_bar = E_lambda.transpose() * z;  // J_d M^-1 u+_bar
-    solve_->vjp(u_bar, lambda_bar, b_bar, mu_bar);
-    last_solve_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - solve_start).count();
+    solve.vjp(u_bar, lambda_bar, b_bar, mu_bar);
+    report_.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - solve_start).count();
+    report_.fell_back_to_exact = solve.report().fell_back_to_exact;
+    report_.solve = &solve.stats();
     VecX JTb = VecX::Zero(n6);
     q.apply_JT(b_bar.data(), JTb.data());
     zt = z - JTb;
@@ -373,9 +398,9 @@ void BackwardEulerStepAdjoint::backward(const Model& model, const ContactModel& 
     perturb_model(params[i], eps, plus_model);
     perturb_model(params[i], -eps, minus_model);
     evaluate(plus_model, nullptr, nullptr, delta, lambda, ep);
-    const VecX mu_plus = Eigen::Map<const VecX>(base_.problem.mu.data(), nc);
+    const VecX mu_plus = Eigen::Map<const VecX>(ws.base.problem.mu.data(), nc);
     evaluate(minus_model, nullptr, nullptr, delta, lambda, em);
-    const VecX mu_minus = Eigen::Map<const VecX>(base_.problem.mu.data(), nc);
+    const VecX mu_minus = Eigen::Map<const VecX>(ws.base.problem.mu.data(), nc);
     param_bar[i] += column(ep, em, &mu_plus, &mu_minus);
   }
 }

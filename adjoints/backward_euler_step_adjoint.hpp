@@ -26,35 +26,28 @@
 #include "adjoints/contact_redetection.hpp"
 #include "adjoints/grad_inputs.hpp"
 #include "adjoints/local_sensitivity.hpp"
-#include "adjoints/loss.hpp"
+#include "adjoints/solve_adjoint.hpp"
 #include "adjoints/step_problem.hpp"
-#include "adjoints/velocity_step_adjoint.hpp"
 #include "core/contact_model.hpp"
 #include "core/dual.hpp"
+#include "core/step_adjoint.hpp"
 #include "schemes/backward_euler_rows.hpp"
 #include "schemes/backward_euler_scheme.hpp"
 
 namespace contactlab {
 
-class BackwardEulerStepAdjoint {
+class BackwardEulerStepAdjoint final : public StepAdjoint {
  public:
-  // `inputs`: the step's recorded inputs (state at q-, controls, contacts);
-  // `lambda`: its impulses; `after`: the state it produced (u+ = u_free + delta*).
-  void backward(const Model& model, const ContactModel& law, const BackwardEulerOptions& scheme, Real h,
-                const StepInputs& inputs, const std::vector<Real>& lambda, const std::vector<RigidState>& after,
-                const std::vector<BodyCotangent>& after_bar, const std::vector<GradInput>& params,
-                std::vector<BodyCotangent>& before_bar, VecX& ctrl_bar, VecX& param_bar);
-  StepAdjointOptions options;
-  // The solve adjoint of options.geometric_stiffness = false (Rollout sets the
-  // solver's pairing; the reference until set).
-  void set_solve_adjoint(std::unique_ptr<SolveAdjoint> solve) { solve_ = std::move(solve); }
-  const SensitivityReport& last_report() const { return report_ ? *report_ : sensitivity_.report(); }
-  // The solve adjoint's statistics when it answered the last step (Ostrich's
-  // adjoint), else null (the exact step map's dense linearisation).
-  const SolveAdjointStats* last_solve_stats() const {
-    return !options.geometric_stiffness && solve_ ? &solve_->stats() : nullptr;
-  }
-  double last_solve_seconds() const { return last_solve_seconds_; }
+  // `scheme`: the options of the backward-Euler scheme whose steps are
+  // differentiated; kept by reference, the scheme outlives its adjoint.
+  explicit BackwardEulerStepAdjoint(const BackwardEulerOptions& scheme) : scheme_(scheme) {}
+  // "backward_euler (dense)" for the exact step map, else the solve adjoint
+  // that answers Ostrich's adjoint (adjoint.geometric_stiffness=false).
+  std::string solve_method() const override;
+  bool needs_state_after() const override { return true; }  // u+ = u_free + delta*
+  void begin(StepAdjointContext context) override;
+  void backward(const StepRecord& record, StepCotangents& io) override;
+  const StepAdjointReport& report() const override { return report_; }
 
  private:
   struct Evaluation {
@@ -71,31 +64,32 @@ class BackwardEulerStepAdjoint {
   bool evaluate_tangent(const Model& model, const Real* seed, const Real* ctrl_seed, const Real* delta_seed,
                         const VecX& delta, const VecX& lambda, Real eps, Evaluation& value, Evaluation& tangent);
 
-  const ContactModel* law_ = nullptr;
-  BackwardEulerOptions scheme_;
-  Real h_ = 0;
-  const StepInputs* inputs_ = nullptr;
-  ContactRedetection contacts_;
-  Data base_;
-  bool base_ready_ = false;
-  BackwardEulerRows rows_;
-  ConstraintProblem at_;       // the problem with J_d rows, for M^-1 J^T products
-  ConstraintProblem base_problem_rows_;  // the recorded step's rows (layout, compliances)
-  // Dual-number buffers of evaluate_tangent.
-  DualInputs dual_inputs_;
-  std::vector<Vec3T<Dual>> xk_, vk_, wk_;
-  std::vector<QuatT<Dual>> qk_;
-  std::vector<Dual> u_free_d_, inv_mass_d_, wrench_d_, zero_d_;
-  std::vector<Mat3T<Dual>> inv_inertia_d_;
-  std::vector<ConstraintRowT<Dual>> rows0_d_, rowsk_d_;
-  std::vector<Dual> compliance0_d_, mu0_d_, bias0_d_, compliancek_d_, muk_d_, biask_d_;
-  std::vector<ContactT<Dual>> contacts0_d_, contactsk_d_;
-  ContactMotionT<Dual> motion_d_;
-  std::vector<ConstraintRow> jd_;
-  LocalSensitivity sensitivity_;
-  std::unique_ptr<SolveAdjoint> solve_;
-  const SensitivityReport* report_ = nullptr;  // of the last step's linearisation
-  double last_solve_seconds_ = 0;
+  // The buffers of one backward step, sized by begin() and the first step and kept.
+  struct Workspace {
+    ContactRedetection contacts;
+    Data base;                               // the world at the recorded inputs
+    BackwardEulerRows rows;
+    ConstraintProblem at;                    // the problem with J_d rows, for M^-1 J^T products
+    ConstraintProblem base_problem_rows;     // the recorded step's rows (layout, compliances)
+    // Dual-number buffers of evaluate_tangent.
+    DualInputs dual_inputs;
+    std::vector<Vec3T<Dual>> xk, vk, wk;
+    std::vector<QuatT<Dual>> qk;
+    std::vector<Dual> u_free_d, inv_mass_d, wrench_d, zero_d;
+    std::vector<Mat3T<Dual>> inv_inertia_d;
+    std::vector<ConstraintRowT<Dual>> rows0_d, rowsk_d;
+    std::vector<Dual> compliance0_d, mu0_d, bias0_d, compliancek_d, muk_d, biask_d;
+    std::vector<ContactT<Dual>> contacts0_d, contactsk_d;
+    ContactMotionT<Dual> motion_d;
+    std::vector<ConstraintRow> jd;
+    LocalSensitivity sensitivity;
+  };
+
+  const BackwardEulerOptions& scheme_;
+  StepAdjointContext ctx_;
+  const StepInputs* inputs_ = nullptr;  // of the step being differentiated
+  std::unique_ptr<Workspace> ws_;
+  StepAdjointReport report_;
 };
 
 }  // namespace contactlab

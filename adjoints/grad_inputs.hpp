@@ -18,19 +18,12 @@
 #include <vector>
 
 #include "core/data.hpp"
+#include "core/grad_input.hpp"
 #include "core/model.hpp"
 
 namespace contactlab {
 
-struct GradInput {
-  enum class Kind { Init, Friction, Mass, Stiffness, Damping, VelocityGain, Control };
-  Kind kind = Kind::Init;
-  int index = -1;       // body, geom or actuator
-  int field = 0;        // Init: 0..8 px..wz, 9..11 rx ry rz
-  long step = -1;       // Control: -1 = every step
-  std::string text;     // as written (the JSON key)
-};
-
+// GradInput: core/grad_input.hpp.
 std::vector<GradInput> parse_grad_inputs(const std::string& list, const Model& model);
 
 // Perturbations by eps along one input.

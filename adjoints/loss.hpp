@@ -14,15 +14,9 @@
 
 #include "core/data.hpp"
 #include "core/model.hpp"
+#include "core/step_adjoint.hpp"
 
 namespace contactlab {
-
-// Cotangent of one body's state in the coordinates the adjoints use: the
-// centre of mass x_W, a world-frame rotation increment (q -> Exp(dθ) q), the
-// centre-of-mass velocity v_W and the world angular velocity w_W.
-struct BodyCotangent {
-  Vec3 x = Vec3::Zero(), theta = Vec3::Zero(), v = Vec3::Zero(), w = Vec3::Zero();
-};
 
 struct LossTerm {
   enum class Kind { Final, SumSq };

@@ -63,19 +63,6 @@ void contacts_along(const Model& model, const StepInputs& inputs, const Real* se
   out = d.contacts;
 }
 
-StepInputs capture_inputs(const Model& model, const Data& data) {
-  StepInputs in;
-  in.bodies.resize(model.num_bodies());
-  for (int b = 0; b < model.num_bodies(); ++b) {
-    in.bodies[b].x = data.x_W[b];
-    in.bodies[b].q = data.q_WB[b];
-    in.bodies[b].v = data.v_W[b];
-    in.bodies[b].w = data.w_W[b];
-  }
-  in.ctrl = data.ctrl;
-  return in;
-}
-
 void load_perturbed_inputs(const Model& model, const StepInputs& inputs, const Real* delta, const Real* ctrl, Data& d) {
   for (int b = 0; b < model.num_bodies(); ++b) {
     const RigidState& s = inputs.bodies[b];

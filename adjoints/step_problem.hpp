@@ -16,28 +16,10 @@
 #include "core/data.hpp"
 #include "core/dual.hpp"
 #include "core/model.hpp"
+#include "core/step_adjoint.hpp"
 #include "schemes/velocity_scheme.hpp"
 
 namespace contactlab {
-
-// State of one body in the adjoints' coordinates (COM, orientation, COM
-// velocity, world angular velocity).
-struct RigidState {
-  Vec3 x = Vec3::Zero();
-  Quat q = Quat::Identity();
-  Vec3 v = Vec3::Zero(), w = Vec3::Zero();
-};
-
-// One step's inputs, recorded by the forward pass before the step.
-struct StepInputs {
-  std::vector<RigidState> bodies;  // (nb) at q-
-  std::vector<Real> ctrl;         // (na) as applied
-  std::vector<Contact> contacts;  // the narrow phase's result at q-
-};
-
-// The bodies' state and the controls of `data` (contacts left empty: the
-// forward step's narrow phase adds them).
-StepInputs capture_inputs(const Model& model, const Data& data);
 
 // d's state and controls = the recorded inputs, moved by `delta` (12 per body:
 // position, rotation vector applied on the left, velocity, angular velocity;

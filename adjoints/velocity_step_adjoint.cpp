@@ -11,10 +11,29 @@ Vec6 twist_at(const VecX& u, int b) { return b < 0 ? Vec6::Zero().eval() : Vec6(
 
 }  // namespace
 
-void VelocityStepAdjoint::backward(const Model& model, const ContactModel& law, StepProblem& step,
-                                   const std::vector<Real>& lambda_in,
-                                   const std::vector<BodyCotangent>& after, const std::vector<GradInput>& params,
-                                   std::vector<BodyCotangent>& before, VecX& ctrl_bar, VecX& param_bar) {
+std::string VelocityStepAdjoint::solve_method() const { return ctx_.solve ? ctx_.solve->name() : "reference"; }
+
+void VelocityStepAdjoint::begin(StepAdjointContext context) {
+  ctx_ = std::move(context);
+  if (!ctx_.model || !ctx_.law || !ctx_.params) throw std::invalid_argument("velocity step adjoint: incomplete context");
+  if (!ctx_.solve) ctx_.solve = make_reference_solve_adjoint();
+  report_ = StepAdjointReport{};
+}
+
+void VelocityStepAdjoint::backward(const StepRecord& record, StepCotangents& io) {
+  const Model& model = *ctx_.model;
+  const ContactModel& law = *ctx_.law;
+  const StepAdjointOptions& options = ctx_.options;
+  const std::vector<GradInput>& params = *ctx_.params;
+  const std::vector<BodyCotangent>& after = io.after;
+  std::vector<BodyCotangent>& before = io.before;
+  VecX& ctrl_bar = io.ctrl;
+  VecX& param_bar = io.params;
+  StepProblem& step = ws_.step;
+  step.capture(model, record.inputs, scheme_, law.penetration_recovery(scheme_.contact_baumgarte), ctx_.h);
+  const std::vector<Real>& lambda_in = record.lambda;
+  StepProblemData &y0_ = ws_.y0, &yplus_ = ws_.yplus, &yminus_ = ws_.yminus, &ytan_value_ = ws_.ytan_value,
+                  &ytan_ = ws_.ytan;
   const int nb = model.num_bodies();
   const Real h = step.h();
 
@@ -52,7 +71,7 @@ void VelocityStepAdjoint::backward(const Model& model, const ContactModel& law, 
   }
 
   // ---- 2. u+ = u_free + M^-1 J^T lambda ----
-  StepProblemData& ybar = ybar_;  // cotangent of the step's data y
+  StepProblemData& ybar = ws_.ybar;  // cotangent of the step's data y
   ybar.num_bodies = y0_.num_bodies;
   ybar.num_rows = y0_.num_rows;
   ybar.num_contacts = y0_.num_contacts;
@@ -77,13 +96,15 @@ void VelocityStepAdjoint::backward(const Model& model, const ContactModel& law, 
   }
 
   // ---- 3. the solve: the VJP of lambda(A, b, mu), paired with the solver ----
-  if (!solve_) solve_ = make_reference_solve_adjoint();
+  SolveAdjoint& solve = *ctx_.solve;
   const auto solve_start = std::chrono::steady_clock::now();
-  solve_->krylov = options.krylov;
-  solve_->linearise(p, law, lambda, options.sensitivity);
+  solve.krylov = options.krylov;
+  solve.linearise(p, law, lambda, options.sensitivity);
   VecX b_bar, mu_bar;
-  solve_->vjp(u_plus_bar, lambda_bar, b_bar, mu_bar);
-  last_solve_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - solve_start).count();
+  solve.vjp(u_plus_bar, lambda_bar, b_bar, mu_bar);
+  report_.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - solve_start).count();
+  report_.solve = &solve.stats();
+  report_.fell_back_to_exact = solve.report().fell_back_to_exact;
   for (int k = 0; k < nc; ++k) ybar.y[ybar.mu_at() + k] += mu_bar[k];
 
   // ---- 4. v_free = J u_free + bias, A = J M^-1 J^T + diag(R) ----
@@ -139,11 +160,12 @@ void VelocityStepAdjoint::backward(const Model& model, const ContactModel& law, 
   };
   // The derivative of y along a seed of the state (12 per body) or of the controls.
   auto seeded = [&](const Real* seed, const Real* ctrl_seed, bool state_column) {
-    if (!step.evaluate_tangent(model, seed, ctrl_seed, options.step_for(1e-8), ytan_value_, ytan_)) ++differenced_;
+    if (!step.evaluate_tangent(model, seed, ctrl_seed, options.step_for(1e-8), ytan_value_, ytan_))
+      ++report_.differenced_seeds;
     return project(ytan_.y, state_column);
   };
   const bool exact = options.exact_pullback;
-  differenced_ = 0;
+  report_.differenced_seeds = 0;
   VecX delta = VecX::Zero(12 * nb);
   for (int b = 0; b < nb; ++b) {
     if (model.bodies[b].fixed) continue;
@@ -194,6 +216,19 @@ void VelocityStepAdjoint::backward(const Model& model, const ContactModel& law, 
   }
   // Leave the scratch at the recorded inputs.
   step.evaluate(model, nullptr, nullptr, yminus_);
+}
+
+void QuasiDynamicStepAdjoint::record_before(const Model& model, const Data& data, StepRecord& record) const {
+  // The step drops the velocities before it (scheme.drop=all): record what it uses.
+  velocity_.record_before(model, data, record);
+  if (scheme_.drop == QuasiDynamicOptions::kDropAll)
+    for (RigidState& b : record.inputs.bodies) b.v = b.w = Vec3::Zero();
+}
+
+void QuasiDynamicStepAdjoint::backward(const StepRecord& record, StepCotangents& io) {
+  velocity_.backward(record, io);
+  if (scheme_.drop == QuasiDynamicOptions::kDropAll)
+    for (BodyCotangent& c : io.before) c.v = c.w = Vec3::Zero();
 }
 
 }  // namespace contactlab

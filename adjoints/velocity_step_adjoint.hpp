@@ -24,39 +24,56 @@
 
 #include "adjoints/grad_inputs.hpp"
 #include "adjoints/local_sensitivity.hpp"
-#include "adjoints/loss.hpp"
 #include "adjoints/solve_adjoint.hpp"
-#include "adjoints/step_adjoint_options.hpp"
 #include "adjoints/step_problem.hpp"
 #include "core/contact_model.hpp"
+#include "core/step_adjoint.hpp"
+#include "schemes/quasi_dynamic_scheme.hpp"
+#include "schemes/velocity_scheme.hpp"
 
 namespace contactlab {
 
-class VelocityStepAdjoint {
+class VelocityStepAdjoint final : public StepAdjoint {
  public:
-  // `law`: the forward law (de Saxce-type laws, or a convex one: ccp, whose
-  // contact compliance is part of the local problem). `after`: cotangent of
-  // the state after the step (per body). Writes the
-  // cotangent of the state before it into `before`, adds the step's control
-  // cotangents into ctrl_bar (na) and the parameters' into param_bar (one per
-  // entry of `params`, which must be parameter inputs).
-  void backward(const Model& model, const ContactModel& law, StepProblem& step, const std::vector<Real>& lambda,
-                const std::vector<BodyCotangent>& after, const std::vector<GradInput>& params,
-                std::vector<BodyCotangent>& before, VecX& ctrl_bar, VecX& param_bar);
-  StepAdjointOptions options;
-  // The solve's adjoint (the reference until set; Rollout sets the solver's pairing).
-  void set_solve_adjoint(std::unique_ptr<SolveAdjoint> solve) { solve_ = std::move(solve); }
-  const SensitivityReport& last_report() const { return solve_->report(); }
-  const SolveAdjointStats& last_solve_stats() const { return solve_->stats(); }
-  double last_solve_seconds() const { return last_solve_seconds_; }  // wall time of step 3 (linearise + VJP)
-  // Seeds of the last step whose contact tangents came from differences (pairs whose routine searches).
-  long last_differenced_seeds() const { return differenced_; }
+  // `scheme`: the options of the velocity scheme (or of the quasi-dynamic
+  // scheme's velocity phases) whose steps are differentiated; kept by
+  // reference, the scheme outlives its adjoint.
+  explicit VelocityStepAdjoint(const VelocitySchemeOptions& scheme) : scheme_(scheme) {}
+  std::string solve_method() const override;
+  void begin(StepAdjointContext context) override;
+  // The law may be a de Saxce-type law or a convex one (ccp, whose contact
+  // compliance is part of the local problem).
+  void backward(const StepRecord& record, StepCotangents& io) override;
+  const StepAdjointReport& report() const override { return report_; }
 
  private:
-  std::unique_ptr<SolveAdjoint> solve_;
-  double last_solve_seconds_ = 0;
-  StepProblemData y0_, ybar_, yplus_, yminus_, ytan_value_, ytan_;
-  long differenced_ = 0;  // seeds of the last step whose contact tangents came from differences
+  // The buffers of one backward step, sized by the first and kept.
+  struct Workspace {
+    StepProblem step;
+    StepProblemData y0, ybar, yplus, yminus, ytan_value, ytan;
+  };
+  const VelocitySchemeOptions& scheme_;
+  StepAdjointContext ctx_;
+  Workspace ws_;
+  StepAdjointReport report_;
+};
+
+// The quasi-dynamic scheme's steps (schemes/quasi_dynamic_scheme.hpp): the
+// velocity scheme's step on a world whose velocities were dropped, so the
+// velocity adjoint on records with zero velocities, and the velocities'
+// cotangents dropped before each step (with scheme.drop=all).
+class QuasiDynamicStepAdjoint final : public StepAdjoint {
+ public:
+  explicit QuasiDynamicStepAdjoint(const QuasiDynamicOptions& scheme) : scheme_(scheme), velocity_(scheme.stepping) {}
+  std::string solve_method() const override { return velocity_.solve_method(); }
+  void record_before(const Model& model, const Data& data, StepRecord& record) const override;
+  void begin(StepAdjointContext context) override { velocity_.begin(std::move(context)); }
+  void backward(const StepRecord& record, StepCotangents& io) override;
+  const StepAdjointReport& report() const override { return velocity_.report(); }
+
+ private:
+  const QuasiDynamicOptions& scheme_;
+  VelocityStepAdjoint velocity_;
 };
 
 }  // namespace contactlab

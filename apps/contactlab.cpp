@@ -50,9 +50,11 @@ int list_command(const std::vector<std::string>& args) {
   if (what == "all" || what == "solvers") print_parts("solvers", solver_names()), any = true;
   if (what == "all" || what == "schemes") print_parts("schemes", scheme_names()), any = true;
   if (what == "all" || what == "adjoints") {
+    print_parts("step adjoints (per scheme; Scheme::make_step_adjoint)", step_adjoint_pairings());
     print_parts("solve adjoints (paired with each solver; others use the dense reference; "
                 "--set adjoint.solve=reference for all)",
                 solve_adjoint_pairings());
+    print_parts("sensitivity kinds (--set adjoint.sensitivity=NAME)", sensitivity_kinds());
     any = true;
   }
   if (what == "all" || what == "peers") {

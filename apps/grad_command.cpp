@@ -13,6 +13,7 @@
 #include "apps/rollout_options.hpp"
 #include "io/scene_library.hpp"
 #include "sim/gradcheck.hpp"
+#include "sim/registry.hpp"
 #include "sim/rollout.hpp"
 
 namespace po = boost::program_options;
@@ -88,7 +89,7 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
     // The adjoint's keys (adjoint.*) go to its options, the rest to the simulation.
     StepAdjointOptions adjoint;
     OptionSet adjoint_options;
-    adjoint.bind(adjoint_options, "adjoint.");
+    bind_adjoint_options(adjoint_options, adjoint);
     std::vector<std::string> sim_sets;
     for (const auto& kv : spec.sets) {
       if (kv.rfind("adjoint.", 0) == 0) adjoint_options.set_assignment(kv);

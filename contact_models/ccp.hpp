@@ -63,6 +63,7 @@ class CcpModel final : public ContactModel {
   bool is_hard() const override { return false; }
   void project_primal(const Real* mu, int nc, Real* x) const override;
   void project_dual(const Real* mu, int nc, Real* x) const override;
+  ContactKernel contact_kernel() const override { return {ContactKernel::Kind::ConvexCone, 0, this}; }
   // Zero: CCP has no de Saxce shift.
   void velocity_shift(const Real* mu, int nc, const Real* v, Real* s) const override;
   // rho_c on every contact row (validates the options first).

@@ -32,6 +32,11 @@ void CentralPathModel::project_primal_step(const Real* mu, int nc, Real step, Re
   for (int k = 0; k < nc; ++k) soc_smoothing::project_primal(mu[k], options.rho * step, x + 3 * k);
 }
 
+ContactKernel CentralPathModel::contact_kernel() const {
+  options.Validate();
+  return {ContactKernel::Kind::CentralPath, options.rho, this};
+}
+
 void CentralPathModel::project_dual(const Real* mu, int nc, Real* x) const {
   options.Validate();
   for (int k = 0; k < nc; ++k) soc_smoothing::project_dual(mu[k], options.rho, x + 3 * k);

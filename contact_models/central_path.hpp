@@ -90,6 +90,8 @@ class CentralPathModel final : public DeSaxceCones {
   // the step. step > 0.
   void project_primal_step(const Real* mu, int nc, Real step, Real* x) const override;
   Real complementarity_target() const override { return options.rho; }
+  // Validates the options.
+  ContactKernel contact_kernel() const override;
   // Differentiated at its own relaxed point: options.kind = CentralPath with
   // this law's rho, when that is > 0 (rho = 0 is de Saxce's law: left as is).
   void forward_sensitivity(SensitivityOptions& sensitivity) const override;

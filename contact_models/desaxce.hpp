@@ -40,6 +40,7 @@ class DeSaxceCones : public ContactModel {
 class DeSaxceModel final : public DeSaxceCones {
  public:
   bool uses_hard_coulomb_cones() const override { return true; }
+  ContactKernel contact_kernel() const override { return {ContactKernel::Kind::HardCone, 0, this}; }
   std::string name() const override { return "desaxce"; }
   void bind_options(OptionSet&, const std::string&) override {}
 };

@@ -20,6 +20,7 @@ struct FischerBurmeisterOptions {
 class FischerBurmeisterModel final : public DeSaxceCones {
  public:
   bool uses_hard_coulomb_cones() const override { return true; }
+  ContactKernel contact_kernel() const override { return {ContactKernel::Kind::HardCone, 0, this}; }
   std::string name() const override { return "fischer_burmeister"; }
   bool has_ncp_residual() const override { return true; }
   void ncp_residual(const Real* mu, int nc, const Real* lambda, const Real* v, const Real* scale, Real* r, Real* a,

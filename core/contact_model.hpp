@@ -20,6 +20,20 @@ namespace contact_model_detail {
 }
 }  // namespace contact_model_detail
 
+class ContactModel;
+
+// A law's per-contact cone functions in a form a solver inlines inside a
+// loop over single contacts (a Gauss-Seidel sweep), so that no virtual call
+// is made per contact: the built-in cone families by tag
+// (contact_models/contact_kernel.hpp holds the inline functions). A law of
+// another form answers through its own batch functions on one contact (Law).
+struct ContactKernel {
+  enum class Kind { HardCone, ConvexCone, CentralPath, Law };
+  Kind kind = Kind::Law;
+  Real rho = 0;                      // CentralPath: the law's central-path parameter
+  const ContactModel* law = nullptr;  // Law: the law itself
+};
+
 class ContactModel {
  public:
   virtual ~ContactModel() = default;
@@ -74,6 +88,10 @@ class ContactModel {
   // functions instead of calling the law (the batched PADMM on CPU and CUDA,
   // solvers/batch_padmm_solver.hpp) may then solve it.
   virtual bool uses_hard_coulomb_cones() const { return false; }
+  // The per-contact form of velocity_shift and project_primal_step (one call
+  // per problem; validates the options). The default: this law's own batch
+  // functions on one contact at a time.
+  virtual ContactKernel contact_kernel() const { return ContactKernel{ContactKernel::Kind::Law, 0, this}; }
 
   // Binds this model's options under `prefix` (e.g. "contact.").
   virtual void bind_options(OptionSet& set, const std::string& prefix) = 0;

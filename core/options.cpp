@@ -77,6 +77,11 @@ void OptionSet::add_number(const std::string& key, const std::string& help, std:
              [apply, lo, hi](const std::string& v) { apply(parse_real(v, lo, hi)); }, ""});
 }
 
+void OptionSet::add_text(const std::string& key, const std::string& help, std::function<std::string()> current,
+                         std::function<void(const std::string&)> apply) {
+  add_entry({key, help, std::move(current), std::move(apply), ""});
+}
+
 void OptionSet::add_alias(const std::string& from_prefix, const std::string& to_prefix) {
   aliases_.emplace_back(from_prefix, to_prefix);
 }

@@ -43,6 +43,10 @@ class OptionSet {
   void add_number(const std::string& key, const std::string& help, std::function<Real()> current,
                   std::function<void(Real)> apply, Real lo = -std::numeric_limits<Real>::infinity(),
                   Real hi = std::numeric_limits<Real>::infinity());
+  // A value of any other form: `apply` parses it (throwing std::invalid_argument
+  // with the reason) and `current` writes it back.
+  void add_text(const std::string& key, const std::string& help, std::function<std::string()> current,
+                std::function<void(const std::string&)> apply);
   // `from.` keys are read as `to.` keys (model.* = contact.*).
   void add_alias(const std::string& from_prefix, const std::string& to_prefix);
   // The one validation of a part's options (its Validate()), run by validate().

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <typeinfo>
 
 #include "schemes/assembly.hpp"
 #include "schemes/backward_euler_rows.hpp"
@@ -56,7 +57,7 @@ namespace {
 
 BackwardEulerRows& rows_of(const Model& model, Data& data, const BackwardEulerScheme& scheme) {
   // A world moved between schemes keeps another scheme's scratch: replace it.
-  if (!data.scheme_workspace || !dynamic_cast<BackwardEulerRows*>(data.scheme_workspace.get()))
+  if (!data.scheme_workspace || typeid(*data.scheme_workspace) != typeid(BackwardEulerRows))
     data.scheme_workspace = scheme.make_workspace(model);
   return static_cast<BackwardEulerRows&>(*data.scheme_workspace);
 }

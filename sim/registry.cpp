@@ -4,7 +4,10 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "adjoints/backward_euler_step_adjoint.hpp"
 #include "adjoints/paired_solve_adjoints.hpp"
+#include "adjoints/solve_adjoint.hpp"
+#include "adjoints/velocity_step_adjoint.hpp"
 #include "contact_models/ccp.hpp"
 #include "contact_models/central_path.hpp"
 #include "contact_models/desaxce.hpp"
@@ -25,6 +28,12 @@ template <typename Make>
 struct Entry {
   PartInfo info;
   Make make;
+};
+
+struct SchemeMakers {
+  SchemeFactory make;
+  StepAdjointFactory adjoint;  // may be empty
+  explicit operator bool() const { return static_cast<bool>(make); }
 };
 
 template <typename Make>
@@ -58,15 +67,36 @@ Table<SolverFactory> builtin_solvers() {
   };
 }
 
-Table<SchemeFactory> builtin_schemes() {
+// Each scheme with its step adjoint (adjoints/: the math opens each header).
+Table<SchemeMakers> builtin_schemes() {
   return {
       {{"velocity", "velocity-level semi-implicit Euler with Baumgarte stabilisation (Kamino)"},
-       [] { return std::make_unique<VelocityScheme>(); }},
+       {[] { return std::make_unique<VelocityScheme>(); },
+        typed_step_adjoint<VelocityScheme>([](const VelocityScheme& s) -> std::unique_ptr<StepAdjoint> {
+          return std::make_unique<VelocityStepAdjoint>(s.options);
+        })}},
       {{"backward_euler", "Ostrich: backward Euler, constraints at q+ re-evaluated at each Newton iterate"},
-       [] { return std::make_unique<BackwardEulerScheme>(); }},
+       {[] { return std::make_unique<BackwardEulerScheme>(); },
+        typed_step_adjoint<BackwardEulerScheme>([](const BackwardEulerScheme& s) -> std::unique_ptr<StepAdjoint> {
+          return std::make_unique<BackwardEulerStepAdjoint>(s.options);
+        })}},
       {{"quasi_dynamic", "quasi-dynamic (CQDC): displacement step, previous velocities dropped, Q = M/h^2 + K_p"},
-       [] { return std::make_unique<QuasiDynamicScheme>(); }},
+       {[] { return std::make_unique<QuasiDynamicScheme>(); },
+        typed_step_adjoint<QuasiDynamicScheme>([](const QuasiDynamicScheme& s) -> std::unique_ptr<StepAdjoint> {
+          return std::make_unique<QuasiDynamicStepAdjoint>(s.options);
+        })}},
   };
+}
+
+// What each built-in scheme's step adjoint does, for `contactlab list adjoints`.
+const char* builtin_step_adjoint_summary(const std::string& scheme) {
+  if (scheme == "velocity")
+    return "integrator, the solve's VJP (paired with the solver), the exact pull-back through the step's data";
+  if (scheme == "backward_euler")
+    return "the exact step map (dense local problem with the geometric stiffness), or Ostrich's adjoint "
+           "(adjoint.geometric_stiffness=false: the forward's Schur system through the solve's pairing)";
+  if (scheme == "quasi_dynamic") return "the velocity adjoint on a world at rest, velocity cotangents dropped";
+  return "";
 }
 
 // Each solver's solve adjoint (adjoints/solve_adjoint.hpp has the math of each).
@@ -92,8 +122,9 @@ struct Registry {
   std::mutex mutex;
   Table<ContactModelFactory> contact_models = builtin_contact_models();
   Table<SolverFactory> solvers = builtin_solvers();
-  Table<SchemeFactory> schemes = builtin_schemes();
+  Table<SchemeMakers> schemes = builtin_schemes();
   Table<SolveAdjointFactory> solve_adjoints = builtin_solve_adjoints();
+  Table<std::shared_ptr<const CustomSensitivity>> sensitivity_kinds;  // user-defined only
 };
 
 Registry& registry() {
@@ -136,7 +167,15 @@ Make find(const Table<Make>& table, const std::string& name, const char* axis) {
   throw std::invalid_argument(std::string("unknown ") + axis + " '" + name + "' (known: " + known + ")");
 }
 
-// Makes the part and checks it reports the name it was registered under.
+// Checks that a factory's part reports the name it was registered under.
+template <typename Part>
+std::unique_ptr<Part> checked(std::unique_ptr<Part> part, const std::string& name, const char* axis) {
+  if (!part) throw std::logic_error(std::string(axis) + " '" + name + "': its factory returned nothing");
+  if (part->name() != name)
+    throw std::logic_error(std::string(axis) + " '" + name + "': its factory made a part named '" + part->name() + "'");
+  return part;
+}
+
 template <typename Part, typename Make>
 std::unique_ptr<Part> make_part(Table<Make>& table, const std::string& name, const char* axis) {
   Make make;
@@ -144,19 +183,14 @@ std::unique_ptr<Part> make_part(Table<Make>& table, const std::string& name, con
     std::lock_guard<std::mutex> lock(registry().mutex);
     make = find(table, name, axis);
   }
-  std::unique_ptr<Part> part = make();
-  if (!part) throw std::logic_error(std::string(axis) + " '" + name + "': its factory returned nothing");
-  if (part->name() != name)
-    throw std::logic_error(std::string(axis) + " '" + name + "': its factory made a part named '" + part->name() + "'");
-  return part;
+  return checked<Part>(make(), name, axis);
 }
 
 }  // namespace
 
 namespace registry_detail {
-void wrong_solver_type(const Solver& solver, const char* expected) {
-  throw std::logic_error("solve adjoint of '" + solver.name() + "': paired with solver type " + expected +
-                         ", called with " + typeid(solver).name());
+void wrong_part_type(const std::string& part, const char* expected, const char* got) {
+  throw std::logic_error("adjoint of '" + part + "': paired with type " + expected + ", called with " + got);
 }
 }  // namespace registry_detail
 
@@ -168,9 +202,21 @@ void register_solver(const std::string& name, const std::string& summary, Solver
   std::lock_guard<std::mutex> lock(registry().mutex);
   add(registry().solvers, name, summary, std::move(make), "solver");
 }
-void register_scheme(const std::string& name, const std::string& summary, SchemeFactory make) {
+void register_scheme(const std::string& name, const std::string& summary, SchemeFactory make,
+                     StepAdjointFactory adjoint) {
+  if (!make) throw std::invalid_argument("register scheme '" + name + "': empty factory");
   std::lock_guard<std::mutex> lock(registry().mutex);
-  add(registry().schemes, name, summary, std::move(make), "scheme");
+  add(registry().schemes, name, summary, SchemeMakers{std::move(make), std::move(adjoint)}, "scheme");
+}
+
+void register_sensitivity_kind(const std::string& name, const std::string& summary,
+                               std::shared_ptr<const CustomSensitivity> kind) {
+  for (const char* builtin : {"exact", "signorini", "central_path", "frozen_w", "custom"})
+    if (name == builtin) throw std::invalid_argument("register sensitivity kind: '" + name + "' is built in");
+  if (kind && kind->name() != name)
+    throw std::invalid_argument("register sensitivity kind '" + name + "': the object is named '" + kind->name() + "'");
+  std::lock_guard<std::mutex> lock(registry().mutex);
+  add(registry().sensitivity_kinds, name, summary, std::move(kind), "sensitivity kind");
 }
 void register_solve_adjoint(const std::string& solver_name, const std::string& summary, SolveAdjointFactory make) {
   std::lock_guard<std::mutex> lock(registry().mutex);
@@ -193,6 +239,34 @@ std::vector<PartInfo> solve_adjoint_pairings() {
   std::lock_guard<std::mutex> lock(registry().mutex);
   return names_of(registry().solve_adjoints);
 }
+std::vector<PartInfo> step_adjoint_pairings() {
+  std::lock_guard<std::mutex> lock(registry().mutex);
+  std::vector<PartInfo> out;
+  for (const auto& e : registry().schemes)
+    if (e.make.adjoint)
+      out.push_back({e.info.name, e.info.builtin ? builtin_step_adjoint_summary(e.info.name) : "registered with the scheme",
+                     e.info.builtin});
+  return out;
+}
+std::vector<PartInfo> sensitivity_kinds() {
+  std::vector<PartInfo> out = {
+      {"exact", "each contact in its mode at the hard solution (MATH.md D.2)"},
+      {"signorini", "normal rows relaxed to lambda_N sigma_N = rho at the relaxed point, tangential as exact"},
+      {"central_path", "every contact on the central path (S lambda)o(S^-1 sigma^) = rho e (Kim et al.)"},
+      {"frozen_w", "exact, but sliding friction with Ostrich's frozen weight W (symmetric)"}};
+  std::lock_guard<std::mutex> lock(registry().mutex);
+  for (const PartInfo& p : names_of(registry().sensitivity_kinds)) out.push_back(p);
+  return out;
+}
+
+void bind_adjoint_options(OptionSet& set, StepAdjointOptions& options, const std::string& prefix) {
+  std::vector<std::pair<std::string, std::shared_ptr<const CustomSensitivity>>> custom;
+  {
+    std::lock_guard<std::mutex> lock(registry().mutex);
+    for (const auto& e : registry().sensitivity_kinds) custom.emplace_back(e.info.name, e.make);
+  }
+  options.bind(set, prefix, custom);
+}
 
 std::unique_ptr<ContactModel> make_contact_model(const std::string& name) {
   return make_part<ContactModel>(registry().contact_models, name, "contact model");
@@ -201,7 +275,14 @@ std::unique_ptr<Solver> make_solver(const std::string& name) {
   return make_part<Solver>(registry().solvers, name, "solver");
 }
 std::unique_ptr<Scheme> make_scheme(const std::string& name) {
-  return make_part<Scheme>(registry().schemes, name, "scheme");
+  SchemeMakers makers;
+  {
+    std::lock_guard<std::mutex> lock(registry().mutex);
+    makers = find(registry().schemes, name, "scheme");
+  }
+  std::unique_ptr<Scheme> scheme = checked<Scheme>(makers.make(), name, "scheme");
+  if (makers.adjoint) scheme->set_step_adjoint_factory(makers.adjoint);
+  return scheme;
 }
 
 std::unique_ptr<SolveAdjoint> make_solve_adjoint(const Solver& solver, AdjointSolve choice) {

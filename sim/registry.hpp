@@ -14,10 +14,14 @@
 #include <typeinfo>
 #include <vector>
 
-#include "adjoints/solve_adjoint.hpp"
 #include "core/contact_model.hpp"
+#include "core/options.hpp"
 #include "core/scheme.hpp"
+#include "core/sensitivity.hpp"
+#include "core/solve_adjoint.hpp"
 #include "core/solver.hpp"
+#include "core/step_adjoint.hpp"
+#include "core/step_adjoint_options.hpp"
 
 namespace contactlab {
 
@@ -40,16 +44,26 @@ using SolveAdjointFactory = std::function<std::unique_ptr<SolveAdjoint>(const So
 // empty factory. Thread-safe; register before building simulations with it.
 void register_contact_model(const std::string& name, const std::string& summary, ContactModelFactory make);
 void register_solver(const std::string& name, const std::string& summary, SolverFactory make);
-void register_scheme(const std::string& name, const std::string& summary, SchemeFactory make);
+// `adjoint`, when given, makes the scheme's step adjoint (Scheme::make_step_adjoint);
+// without one, the scheme's own make_step_adjoint answers (null: not differentiable).
+void register_scheme(const std::string& name, const std::string& summary, SchemeFactory make,
+                     StepAdjointFactory adjoint = {});
 // Pairs the solver `solver_name` (registered or not yet) with its solve
 // adjoint; a solver without a pairing is differentiated with the dense
 // reference (adjoints/solve_adjoint.hpp).
 void register_solve_adjoint(const std::string& solver_name, const std::string& summary, SolveAdjointFactory make);
 
-// A factory for a pairing that needs the solver's concrete type S: the
-// registry calls it only with a solver made by S's own entry (checked).
+// A user-defined sensitivity kind (core/sensitivity.hpp: CustomSensitivity),
+// then chosen with `--set adjoint.sensitivity=NAME` like the built-in ones.
+void register_sensitivity_kind(const std::string& name, const std::string& summary,
+                               std::shared_ptr<const CustomSensitivity> kind);
+
+// Factories for a pairing that needs the part's concrete type S: the
+// registry calls them only with a part made by S's own entry (checked).
 template <class S>
 SolveAdjointFactory typed_solve_adjoint(std::function<std::unique_ptr<SolveAdjoint>(const S&)> make);
+template <class S>
+StepAdjointFactory typed_step_adjoint(std::function<std::unique_ptr<StepAdjoint>(const S&)> make);
 
 // The tables, built-in parts first, in registration order.
 std::vector<PartInfo> contact_model_names();
@@ -57,6 +71,14 @@ std::vector<PartInfo> solver_names();
 std::vector<PartInfo> scheme_names();
 // One entry per paired solver: name = the solver, summary = the pairing.
 std::vector<PartInfo> solve_adjoint_pairings();
+// One entry per scheme with a registered step adjoint: name = the scheme.
+std::vector<PartInfo> step_adjoint_pairings();
+// The sensitivity kinds: exact, signorini, central_path, frozen_w, then registered ones.
+std::vector<PartInfo> sensitivity_kinds();
+
+// Binds the adjoint's options (StepAdjointOptions::bind) with every
+// registered sensitivity kind among the choices of `prefix`sensitivity.
+void bind_adjoint_options(OptionSet& set, StepAdjointOptions& options, const std::string& prefix = "adjoint.");
 
 // Throw std::invalid_argument naming the unknown part and listing the known ones.
 std::unique_ptr<ContactModel> make_contact_model(const std::string& name);
@@ -72,14 +94,22 @@ std::string combination_refusal(const Scheme& scheme, const ContactModel& law, c
 
 // ---- implementation of the template ----
 namespace registry_detail {
-[[noreturn]] void wrong_solver_type(const Solver& solver, const char* expected);
+[[noreturn]] void wrong_part_type(const std::string& part, const char* expected, const char* got);
 }
 
 template <class S>
 SolveAdjointFactory typed_solve_adjoint(std::function<std::unique_ptr<SolveAdjoint>(const S&)> make) {
   return [make](const Solver& solver) {
-    if (typeid(solver) != typeid(S)) registry_detail::wrong_solver_type(solver, typeid(S).name());
+    if (typeid(solver) != typeid(S)) registry_detail::wrong_part_type(solver.name(), typeid(S).name(), typeid(solver).name());
     return make(static_cast<const S&>(solver));
+  };
+}
+
+template <class S>
+StepAdjointFactory typed_step_adjoint(std::function<std::unique_ptr<StepAdjoint>(const S&)> make) {
+  return [make](const Scheme& scheme) {
+    if (typeid(scheme) != typeid(S)) registry_detail::wrong_part_type(scheme.name(), typeid(S).name(), typeid(scheme).name());
+    return make(static_cast<const S&>(scheme));
   };
 }
 

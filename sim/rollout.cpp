@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "adjoints/backward_euler_step_adjoint.hpp"
-#include "schemes/backward_euler_scheme.hpp"
-#include "schemes/quasi_dynamic_scheme.hpp"
+#include "sim/registry.hpp"
 
 namespace contactlab {
 
@@ -32,18 +30,20 @@ Real initial_state_gradient(const GradInput& in, const Model& model, const Data&
 
 }  // namespace
 
-void check_differentiable(const Simulation& sim) {
-  const Scheme& s = sim.scheme();
-  if (!dynamic_cast<const VelocityScheme*>(&s) && !dynamic_cast<const BackwardEulerScheme*>(&s) &&
-      !dynamic_cast<const QuasiDynamicScheme*>(&s))
-    throw std::invalid_argument("gradients: scheme '" + s.name() +
-                                "' has no adjoint yet (supported: velocity, backward_euler, quasi_dynamic)");
-  const std::string law = sim.contact_model().name();
-  if (law != "desaxce" && law != "fischer_burmeister" && law != "central_path" && law != "ccp")
-    throw std::invalid_argument("gradients: contact law '" + law +
-                                "' has no adjoint yet (supported: desaxce, fischer_burmeister, central_path, ccp; the "
-                                "relaxed sensitivities are chosen with --set adjoint.sensitivity=...)");
+std::unique_ptr<StepAdjoint> make_step_adjoint(const Simulation& sim) {
+  std::unique_ptr<StepAdjoint> adjoint = sim.scheme().make_step_adjoint();
+  if (!adjoint)
+    throw std::invalid_argument("gradients: scheme '" + sim.scheme().name() +
+                                "' has no step adjoint (Scheme::make_step_adjoint; docs/extending.md)");
+  const ContactModel& law = sim.contact_model();
+  if (!law.has_linearisation())
+    throw std::invalid_argument("gradients: contact law '" + law.name() +
+                                "' has no linearisation for the adjoints (ContactModel::has_linearisation); the "
+                                "relaxed sensitivities are chosen with --set adjoint.sensitivity=...");
+  return adjoint;
 }
+
+void check_differentiable(const Simulation& sim) { (void)make_step_adjoint(sim); }
 
 WorldCheckpoint WorldCheckpoint::take(const Data& d) {
   WorldCheckpoint c;
@@ -84,21 +84,14 @@ void Rollout::record_step(PreparedRollout& r) {
   r.sim.apply_scheduled_controls();
   r.controls.apply(r.sim.data());
   StepRecord rec;
-  rec.inputs = capture_inputs(r.sim.model(), r.sim.data());
-  // Quasi-dynamics drops the velocities before each step: record what it uses.
-  if (const auto* qd = dynamic_cast<const QuasiDynamicScheme*>(&r.sim.scheme());
-      qd && qd->options.drop == QuasiDynamicOptions::kDropAll)
-    for (RigidState& b : rec.inputs.bodies) b.v = b.w = Vec3::Zero();
+  adjoint_->record_before(r.sim.model(), r.sim.data(), rec);
   r.sim.step(r.h);
-  rec.inputs.contacts = r.sim.data().contacts;  // found at q-, during the step
-  rec.lambda = r.sim.data().lambda;
-  if (dynamic_cast<const BackwardEulerScheme*>(&r.sim.scheme()))
-    rec.after = capture_inputs(r.sim.model(), r.sim.data()).bodies;
+  adjoint_->record_after(r.sim.model(), r.sim.data(), rec);
   records_.push_back(std::move(rec));
 }
 
 void Rollout::run(PreparedRollout& r, long checkpoint_interval) {
-  check_differentiable(r.sim);
+  adjoint_ = make_step_adjoint(r.sim);
   if (checkpoint_interval < 0) throw std::invalid_argument("checkpoint interval must be >= 0");
   interval_ = checkpoint_interval;
   steps_ = r.steps;
@@ -119,22 +112,11 @@ void Rollout::run(PreparedRollout& r, long checkpoint_interval) {
 
 GradientResult Rollout::gradient(PreparedRollout& r, const Loss& loss, const std::vector<GradInput>& inputs,
                                  const StepAdjointOptions& options) {
+  if (!adjoint_) throw std::logic_error("Rollout::gradient before Rollout::run");
   const Model& model = r.sim.model();
   const Data& final_state = r.sim.data();
-  // quasi_dynamic is the velocity scheme's step on a world at rest
-  // (schemes/quasi_dynamic_scheme.hpp): the same adjoint, with the velocities'
-  // cotangents dropped before each step.
-  const auto* quasi = dynamic_cast<const QuasiDynamicScheme*>(&r.sim.scheme());
-  const auto* implicit = dynamic_cast<const BackwardEulerScheme*>(&r.sim.scheme());
-  const auto* velocity_scheme = dynamic_cast<const VelocityScheme*>(&r.sim.scheme());
-  const VelocitySchemeOptions* velocity =
-      velocity_scheme ? &velocity_scheme->options : quasi ? &quasi->options.stepping : nullptr;
-  const bool drop_velocities = quasi && quasi->options.drop == QuasiDynamicOptions::kDropAll;
-  const Real recovery = velocity ? r.sim.contact_model().penetration_recovery(velocity->contact_baumgarte) : Real(0);
 
   GradientResult out;
-  out.solve_adjoint = implicit && options.geometric_stiffness ? "backward_euler (dense)"
-                                                               : make_solve_adjoint(r.sim.solver(), options.solve)->name();
   out.loss = loss.value(model, final_state);
   out.steps = steps_;
   std::vector<GradInput> params;
@@ -151,20 +133,20 @@ GradientResult Rollout::gradient(PreparedRollout& r, const Loss& loss, const std
   const int na = static_cast<int>(model.actuators.size());
   std::vector<VecX> ctrl_bar(steps_, VecX::Zero(na));
   VecX param_bar = VecX::Zero(params.size());
-  // A relaxed forward law is differentiated at its own relaxed point: the
-  // central-path sensitivity with the law's rho (Newton starts at that point).
-  StepAdjointOptions effective = options;
-  if (r.sim.contact_model().name() == "central_path" && r.sim.contact_model().complementarity_target() > 0) {
-    effective.sensitivity.kind = SensitivityKind::CentralPath;
-    effective.sensitivity.rho = r.sim.contact_model().complementarity_target();
-  }
-  VelocityStepAdjoint adjoint;
-  adjoint.options = effective;
-  adjoint.set_solve_adjoint(make_solve_adjoint(r.sim.solver(), effective.solve));
-  BackwardEulerStepAdjoint implicit_adjoint;
-  implicit_adjoint.options = effective;
-  implicit_adjoint.set_solve_adjoint(make_solve_adjoint(r.sim.solver(), effective.solve));
-  StepProblem step;
+  // A relaxed forward law is differentiated at its own relaxed point (the
+  // central-path law: that sensitivity with the law's rho).
+  StepAdjointContext context;
+  context.model = &model;
+  context.law = &r.sim.contact_model();
+  context.h = r.h;
+  context.params = &params;
+  context.options = options;
+  r.sim.contact_model().forward_sensitivity(context.options.sensitivity);
+  context.solve = make_solve_adjoint(r.sim.solver(), context.options.solve);
+  StepAdjoint& adjoint = *adjoint_;
+  adjoint.begin(std::move(context));
+  out.solve_adjoint = adjoint.solve_method();
+
   // The initial state (after reset and hooks), kept before any replay.
   std::vector<RigidState> initial_bodies(model.num_bodies());
   for (int b = 0; b < model.num_bodies(); ++b) {
@@ -192,22 +174,11 @@ GradientResult Rollout::gradient(PreparedRollout& r, const Loss& loss, const std
                rec.lambda.size() * sizeof(Real);
     record_bytes = std::max(record_bytes, bytes);
     for (long i = static_cast<long>(records_.size()) - 1; i >= 0; --i) {
-      const StepRecord& rec = records_[i];
-      if (implicit) {
-        implicit_adjoint.backward(model, r.sim.contact_model(), implicit->options, r.h, rec.inputs, rec.lambda,
-                                  rec.after, after, params, before, ctrl_bar[first_step + i], param_bar);
-        if (implicit_adjoint.last_report().fell_back_to_exact) ++out.fallbacks;
-        if (const SolveAdjointStats* st = implicit_adjoint.last_solve_stats())
-          count_solve(*st, implicit_adjoint.last_solve_seconds());
-      } else {
-        step.capture(model, rec.inputs, *velocity, recovery, r.h);
-        adjoint.backward(model, r.sim.contact_model(), step, rec.lambda, after, params, before, ctrl_bar[first_step + i],
-                         param_bar);
-        if (adjoint.last_report().fell_back_to_exact) ++out.fallbacks;
-        count_solve(adjoint.last_solve_stats(), adjoint.last_solve_seconds());
-        if (drop_velocities)
-          for (BodyCotangent& c : before) c.v = c.w = Vec3::Zero();
-      }
+      StepCotangents io{after, before, ctrl_bar[first_step + i], param_bar};
+      adjoint.backward(records_[i], io);
+      const StepAdjointReport& report = adjoint.report();
+      if (report.fell_back_to_exact) ++out.fallbacks;
+      if (report.solve) count_solve(*report.solve, report.solve_seconds);
       after.swap(before);
     }
   };

@@ -12,11 +12,12 @@
 // computation, so the gradient is bit-identical to the plain pass. Memory:
 // T/K checkpoints plus K records, for one extra forward pass.
 //
-// Supported now: the velocity scheme with a hard law (desaxce, or
-// fischer_burmeister, whose solution is the same Coulomb law) and any solver
-// of it, and backward Euler (fischer_burmeister + newton); quasi_dynamic and
-// the compliant or relaxed forward laws are refused with a message (their
-// adjoints are not written yet).
+// Any scheme with a step adjoint (Scheme::make_step_adjoint: the built-in
+// velocity, backward_euler and quasi_dynamic have theirs, adjoints/) and any
+// law with a linearisation (ContactModel::has_linearisation) is
+// differentiable; the solve's VJP is the one the registry pairs with the
+// solver (sim/registry.hpp), and a relaxed forward law is differentiated at
+// its own relaxed point (ContactModel::forward_sensitivity).
 #pragma once
 
 #include <map>
@@ -25,17 +26,11 @@
 
 #include "adjoints/grad_inputs.hpp"
 #include "adjoints/loss.hpp"
-#include "adjoints/step_problem.hpp"
-#include "adjoints/velocity_step_adjoint.hpp"
+#include "core/step_adjoint.hpp"
+#include "core/step_adjoint_options.hpp"
 #include "sim/rollout_setup.hpp"
 
 namespace contactlab {
-
-struct StepRecord {
-  StepInputs inputs;
-  std::vector<Real> lambda;       // converged impulses, rows of the step's problem
-  std::vector<RigidState> after;  // backward Euler only: the state the step produced
-};
 
 struct GradientResult {
   Real loss = 0;
@@ -56,6 +51,8 @@ struct GradientResult {
 
 // Throws std::invalid_argument when the rollout's parts have no adjoint.
 void check_differentiable(const Simulation& sim);
+// The scheme's step adjoint; throws as check_differentiable.
+std::unique_ptr<StepAdjoint> make_step_adjoint(const Simulation& sim);
 
 // What a step's result depends on besides the model: restoring it into a
 // world and stepping reproduces the original steps bit for bit.
@@ -86,6 +83,7 @@ class Rollout {
 
  private:
   void record_step(PreparedRollout& r);
+  std::unique_ptr<StepAdjoint> adjoint_;  // the scheme's, made by run(): it says what to record
   std::vector<StepRecord> records_;
   long interval_ = 0;
   long steps_ = 0;

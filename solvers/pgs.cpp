@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "contact_models/contact_kernel.hpp"
+
 namespace contactlab {
 
 using namespace solver_common;
@@ -192,6 +194,7 @@ void PgsSolver::do_solve(const ConstraintProblem& problem, const ContactModel& l
   // (refreshed by a residual check, reused by the next frozen sweep).
   bool fresh = false;
   bool converged = false;
+  const ContactKernel kernel = law.contact_kernel();  // per-contact cone functions, inline
   int it = 0;
   while (it < max_it) {
     if (options.desaxce_frozen && nc > 0 && !fresh) {
@@ -214,9 +217,10 @@ void PgsSolver::do_solve(const ConstraintProblem& problem, const ContactModel& l
       Real vk[3], x[3];
       for (int i = 0; i < 3; ++i) vk[i] = velocity(o + i);
       Real* sk = shift + 3 * k;
-      if (!options.desaxce_frozen) law.velocity_shift(mu + k, 1, vk, sk);
+      if (!options.desaxce_frozen) contact_kernel::velocity_shift(kernel, mu[k], vk, sk);
       for (int i = 0; i < 3; ++i) x[i] = l[o + i] - step[o] * (vk[i] + sk[i]);
-      law.project_primal_step(mu + k, 1, step[o], x);  // fixed point lambda = Pi(lambda - step (v + s))
+      // fixed point lambda = Pi(lambda - step (v + s))
+      contact_kernel::project_primal_step(kernel, mu[k], step[o], x);
       for (int i = 0; i < 3; ++i) {
         const Real dl = x[i] - l[o + i];
         l[o + i] = x[i];

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 #include "core/linalg/vector_ops.hpp"
@@ -55,12 +56,12 @@ void check_problem(const ConstraintProblem& pr, const char* solver);
 template <typename W>
 W& checked_workspace(SolverWorkspace& workspace, const ConstraintProblem& problem, const char* solver,
                      const char* solver_class) {
-  auto* ws = dynamic_cast<W*>(&workspace);
-  if (!ws)
+  // A type check, not dispatch: the workspace must be the one this solver made.
+  if (typeid(workspace) != typeid(W))
     throw std::invalid_argument(std::string(solver) + ": workspace was not made by " + solver_class +
                                 "::make_workspace()");
   check_problem(problem, solver);
-  return *ws;
+  return static_cast<W&>(workspace);
 }
 
 // Start of a solve: stats reset to Converged with no iterations and zero

@@ -1,18 +1,43 @@
-#include "adjoints/step_adjoint_options.hpp"
+#include "core/step_adjoint_options.hpp"
 
 #include <cmath>
 #include <stdexcept>
 
 namespace contactlab {
 
-void StepAdjointOptions::bind(OptionSet& set, const std::string& p) {
+void StepAdjointOptions::bind(
+    OptionSet& set, const std::string& p,
+    const std::vector<std::pair<std::string, std::shared_ptr<const CustomSensitivity>>>& custom) {
   SensitivityOptions& s = sensitivity;
-  set.add_choice<SensitivityKind>(p + "sensitivity", &s.kind,
-                                  {{"exact", SensitivityKind::Exact},
-                                   {"signorini", SensitivityKind::Signorini},
-                                   {"central_path", SensitivityKind::CentralPath},
-                                   {"frozen_w", SensitivityKind::FrozenW}},
-                                  "local contact sensitivity: exact | signorini | central_path | frozen_w");
+  // The kind is a built-in enum value or a user-defined object: one choice
+  // entry over both (a custom kind sets kind = Custom and the object).
+  using Choice = std::pair<SensitivityKind, std::shared_ptr<const CustomSensitivity>>;
+  std::vector<std::pair<std::string, Choice>> kinds = {{"exact", {SensitivityKind::Exact, nullptr}},
+                                                       {"signorini", {SensitivityKind::Signorini, nullptr}},
+                                                       {"central_path", {SensitivityKind::CentralPath, nullptr}},
+                                                       {"frozen_w", {SensitivityKind::FrozenW, nullptr}}};
+  std::string help = "local contact sensitivity: exact | signorini | central_path | frozen_w";
+  for (const auto& c : custom) {
+    kinds.push_back({c.first, {SensitivityKind::Custom, c.second}});
+    help += " | " + c.first;
+  }
+  auto current = [&s, kinds]() -> std::string {
+    for (const auto& k : kinds)
+      if (k.second.first == s.kind && (s.kind != SensitivityKind::Custom || k.second.second == s.custom)) return k.first;
+    return s.kind == SensitivityKind::Custom && s.custom ? s.custom->name() : to_string(s.kind);
+  };
+  set.add_text(p + "sensitivity", help, current, [&s, kinds](const std::string& value) {
+    std::string all;
+    for (const auto& k : kinds) {
+      if (k.first == value) {
+        s.kind = k.second.first;
+        s.custom = k.second.second;
+        return;
+      }
+      all += (all.empty() ? "" : "|") + k.first;
+    }
+    throw std::invalid_argument("expected one of " + all);
+  });
   set.add(p + "rho", &s.rho, "J = N s m/s, relaxation of the signorini and central_path sensitivities (> 0)");
   set.add(p + "delta", &s.delta, "m/s, normal offset of the unilateral rows (relaxed kinds)");
   set.add(p + "newton_iterations", &s.newton_iterations, "Newton iterations to the relaxed point, per attempt", 1);

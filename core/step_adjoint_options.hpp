@@ -1,12 +1,15 @@
-// The options of a step adjoint (`--set adjoint.KEY=VALUE`; docs/gradients.md):
+// The options of the built-in step adjoints (`--set adjoint.KEY=VALUE`; docs/gradients.md):
 // the local sensitivity, the solve's VJP and the position pull-back.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
-#include "adjoints/local_sensitivity.hpp"
-#include "adjoints/solve_adjoint.hpp"
 #include "core/options.hpp"
+#include "core/sensitivity.hpp"
+#include "core/solve_adjoint.hpp"
 
 namespace contactlab {
 
@@ -37,7 +40,10 @@ struct StepAdjointOptions {
   // Binds every field under `prefix` ("adjoint.": adjoint.sensitivity, rho,
   // delta, newton_iterations, ..., solve, krylov_*, pullback, pullback_step,
   // pullback_derivative, geometric_stiffness) with Validate as its validator.
-  void bind(OptionSet& set, const std::string& prefix);
+  // `custom`: user-defined kinds offered as choices of sensitivity besides the
+  // built-in ones (sim/registry.hpp: bind_adjoint_options passes the registered ones).
+  void bind(OptionSet& set, const std::string& prefix,
+            const std::vector<std::pair<std::string, std::shared_ptr<const CustomSensitivity>>>& custom = {});
   // Throws std::invalid_argument naming the first bad field.
   void Validate() const;
 };
