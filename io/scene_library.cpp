@@ -1,5 +1,6 @@
 #include "io/scene_library.hpp"
 
+#include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
 
@@ -10,6 +11,13 @@
 #endif
 
 namespace contactlab {
+
+std::string builtin_scene_dir() {
+  // An installed library may run where its source tree is gone: the
+  // environment names the installed scenes then (share/contactlab/scenes).
+  if (const char* dir = std::getenv("CONTACTLAB_SCENE_DIR"); dir && *dir) return dir;
+  return CONTACTLAB_SCENE_DIR;
+}
 
 std::vector<std::string> builtin_scene_names() {
   // One line per scene file in scenes/.
@@ -23,7 +31,7 @@ std::string resolve_scene(const std::string& name_or_path) {
   const std::vector<std::string> names = builtin_scene_names();
   std::string list;
   for (const std::string& n : names) {
-    if (n == name_or_path) return std::string(CONTACTLAB_SCENE_DIR) + "/" + n + ".xml";
+    if (n == name_or_path) return builtin_scene_dir() + "/" + n + ".xml";
     list += (list.empty() ? "" : ", ") + n;
   }
   throw std::invalid_argument("unknown scene '" + name_or_path + "' (built-in: " + list + ")");

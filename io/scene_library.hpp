@@ -8,6 +8,10 @@
 
 namespace contactlab {
 
+// The folder of the built-in scenes: $CONTACTLAB_SCENE_DIR when set, else the
+// source tree's scenes/ this library was built from.
+std::string builtin_scene_dir();
+
 // Names of the built-in scenes, e.g. "bouncing_ball" (file scenes/bouncing_ball.xml).
 std::vector<std::string> builtin_scene_names();
 
