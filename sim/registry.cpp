@@ -33,6 +33,7 @@ struct Entry {
 struct SchemeMakers {
   SchemeFactory make;
   StepAdjointFactory adjoint;  // may be empty
+  std::string adjoint_summary;  // for `contactlab list adjoints`
   explicit operator bool() const { return static_cast<bool>(make); }
 };
 
@@ -74,29 +75,22 @@ Table<SchemeMakers> builtin_schemes() {
        {[] { return std::make_unique<VelocityScheme>(); },
         typed_step_adjoint<VelocityScheme>([](const VelocityScheme& s) -> std::unique_ptr<StepAdjoint> {
           return std::make_unique<VelocityStepAdjoint>(s.options);
-        })}},
+        }),
+        "integrator, the solve's VJP (paired with the solver), the exact pull-back through the step's data"}},
       {{"backward_euler", "Ostrich: backward Euler, constraints at q+ re-evaluated at each Newton iterate"},
        {[] { return std::make_unique<BackwardEulerScheme>(); },
         typed_step_adjoint<BackwardEulerScheme>([](const BackwardEulerScheme& s) -> std::unique_ptr<StepAdjoint> {
           return std::make_unique<BackwardEulerStepAdjoint>(s.options);
-        })}},
+        }),
+        "the exact step map (dense local problem with the geometric stiffness), or Ostrich's adjoint "
+        "(adjoint.geometric_stiffness=false: the forward's Schur system through the solve's pairing)"}},
       {{"quasi_dynamic", "quasi-dynamic (CQDC): displacement step, previous velocities dropped, Q = M/h^2 + K_p"},
        {[] { return std::make_unique<QuasiDynamicScheme>(); },
         typed_step_adjoint<QuasiDynamicScheme>([](const QuasiDynamicScheme& s) -> std::unique_ptr<StepAdjoint> {
           return std::make_unique<QuasiDynamicStepAdjoint>(s.options);
-        })}},
+        }),
+        "the velocity adjoint on a world at rest, the velocities' cotangents dropped"}},
   };
-}
-
-// What each built-in scheme's step adjoint does, for `contactlab list adjoints`.
-const char* builtin_step_adjoint_summary(const std::string& scheme) {
-  if (scheme == "velocity")
-    return "integrator, the solve's VJP (paired with the solver), the exact pull-back through the step's data";
-  if (scheme == "backward_euler")
-    return "the exact step map (dense local problem with the geometric stiffness), or Ostrich's adjoint "
-           "(adjoint.geometric_stiffness=false: the forward's Schur system through the solve's pairing)";
-  if (scheme == "quasi_dynamic") return "the velocity adjoint on a world at rest, velocity cotangents dropped";
-  return "";
 }
 
 // Each solver's solve adjoint (adjoints/solve_adjoint.hpp has the math of each).
@@ -206,7 +200,8 @@ void register_scheme(const std::string& name, const std::string& summary, Scheme
                      StepAdjointFactory adjoint) {
   if (!make) throw std::invalid_argument("register scheme '" + name + "': empty factory");
   std::lock_guard<std::mutex> lock(registry().mutex);
-  add(registry().schemes, name, summary, SchemeMakers{std::move(make), std::move(adjoint)}, "scheme");
+  add(registry().schemes, name, summary,
+      SchemeMakers{std::move(make), std::move(adjoint), "its own, registered with the scheme"}, "scheme");
 }
 
 void register_sensitivity_kind(const std::string& name, const std::string& summary,
@@ -243,9 +238,7 @@ std::vector<PartInfo> step_adjoint_pairings() {
   std::lock_guard<std::mutex> lock(registry().mutex);
   std::vector<PartInfo> out;
   for (const auto& e : registry().schemes)
-    if (e.make.adjoint)
-      out.push_back({e.info.name, e.info.builtin ? builtin_step_adjoint_summary(e.info.name) : "registered with the scheme",
-                     e.info.builtin});
+    if (e.make.adjoint) out.push_back({e.info.name, e.make.adjoint_summary, e.info.builtin});
   return out;
 }
 std::vector<PartInfo> sensitivity_kinds() {
