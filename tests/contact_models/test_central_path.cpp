@@ -235,7 +235,7 @@ TEST_CASE("central_path: friction-cone central point: interior, y - s = x, (S y)
   CHECK(worst_lorentz <= 1e-13);
 }
 
-TEST_CASE("central_path: rho = 0 is the exact projection; the dual map is the Moreau complement") {
+TEST_CASE("central_path: rho = 0 is the exact projection - the dual map is the Moreau complement") {
   RandomInputs in;
   for (int i = 0; i < 5000; ++i) {
     const double mu = in.mu(i), rho = in.rho();
