@@ -8,5 +8,6 @@ bash scripts/setup.sh --with-siconos
 # The include layering (cmake/layers.txt): fails on a forbidden edge or a cycle.
 python3 scripts/check_layers.py
 bash scripts/build.sh
-cd build
-ctest --output-on-failure -j "${CONTACTLAB_JOBS:-$(nproc)}"
+(cd build && ctest --output-on-failure -j "${CONTACTLAB_JOBS:-$(nproc)}")
+# Every doctest case is run by exactly one ctest entry (docs/testing.md).
+python3 scripts/check_tests.py build
