@@ -10,7 +10,7 @@ filter mishandles breaks that silently: "a; b" became two entries, "a" and
   (b) ctest's entries for contactlab_tests are not as many as the cases;
   (c) an entry's own command, with --count, does not select exactly one case.
 
-Usage: scripts/check_tests.py [BUILD_DIR]   (default ./build)
+Usage: scripts/check_tests.py [BUILD_DIR [EXECUTABLE]]   (default: build contactlab_tests)
 """
 import concurrent.futures
 import json
@@ -19,7 +19,6 @@ import re
 import subprocess
 import sys
 
-EXECUTABLE = "contactlab_tests"
 BANNER_RULE = "=" * 79
 COUNT_LINE = re.compile(r"^\[doctest\] unskipped test cases passing the current filters: (\d+)$", re.M)
 
@@ -73,13 +72,13 @@ def name_problems(names):
     return problems
 
 
-def ctest_entries(build_dir):
+def ctest_entries(build_dir, executable):
     status, output = run(["ctest", "--show-only=json-v1"], cwd=build_dir)
     if status != 0:
         sys.exit(f"check_tests: ctest --show-only=json-v1 failed in {build_dir} ({status}):\n{output}")
     tests = json.loads(output).get("tests", [])
     return [t for t in tests
-            if t.get("command") and os.path.basename(t["command"][0]) == EXECUTABLE]
+            if t.get("command") and os.path.basename(t["command"][0]) == executable]
 
 
 def entry_property(entry, name, default=None):
@@ -99,7 +98,8 @@ def count_selected(entry):
 
 def main():
     build_dir = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
-    executable = os.path.join(build_dir, "tests", EXECUTABLE)
+    name = sys.argv[2] if len(sys.argv) > 2 else "contactlab_tests"
+    executable = os.path.join(build_dir, "tests", name)
     if not os.access(executable, os.X_OK):
         sys.exit(f"check_tests: {executable} not found (build first)")
     failures = []
@@ -114,9 +114,9 @@ def main():
         failures.append(f"test case '{name}' is marked skip: ctest never runs it")
 
     # (b) One ctest entry per case.
-    entries = ctest_entries(build_dir)
+    entries = ctest_entries(build_dir, name)
     if len(entries) != len(names):
-        failures.append(f"ctest has {len(entries)} entries running {EXECUTABLE} but doctest has {len(names)} test cases")
+        failures.append(f"ctest has {len(entries)} entries running {name} but doctest has {len(names)} test cases")
         entry_names = {e["name"] for e in entries}
         for name in names:
             if name not in entry_names:
@@ -140,7 +140,7 @@ def main():
         for f in failures:
             print("  " + f, file=sys.stderr)
         return 1
-    print(f"check_tests: {len(names)} doctest cases, each run by exactly one ctest entry")
+    print(f"check_tests: {len(names)} doctest cases of {name}, each run by exactly one ctest entry")
     return 0
 
 
