@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks that ctest runs every doctest case of contactlab_tests, each exactly once.
+"""Checks that ctest runs every doctest case of contactlab_tests (or of another
+doctest executable), each exactly once.
 
 doctest_discover_tests turns each listed case into one ctest entry whose
 command is `contactlab_tests --test-case=NAME`. A name that CMake or doctest's
@@ -35,8 +36,11 @@ BAD_CHARACTERS = {
 
 
 def run(command, cwd=None):
-    result = subprocess.run(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    """Exit status and stdout; stderr is appended only where the command failed."""
+    result = subprocess.run(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, timeout=120)
+    if result.returncode != 0:
+        return result.returncode, result.stdout + result.stderr
     return result.returncode, result.stdout
 
 
