@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test (ctest). GPU tests are
-# reported as skipped where no GPU exists.
+# reported as skipped where no GPU exists. Then the sanitizer subset
+# (docs/testing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The tests also exercise the Siconos peer, so CI asks for it.
@@ -11,3 +12,5 @@ bash scripts/build.sh
 (cd build && ctest --output-on-failure -j "${CONTACTLAB_JOBS:-$(nproc)}")
 # Every doctest case is run by exactly one ctest entry (docs/testing.md).
 python3 scripts/check_tests.py build
+# ASan + UBSan on the CI subset of the tests, in build-asan (docs/testing.md).
+bash scripts/sanitize.sh --subset
