@@ -300,7 +300,10 @@ void BackwardEulerStepAdjoint::backward(const StepRecord& record, StepCotangents
       W_delta.col(i) = (ep.W - em.W) / (2 * eps);
     }
     const Eigen::PartialPivLU<MatX> E_lu(E_delta);
-    local.A = MatX(R.asDiagonal()) - W_delta * E_lu.solve(E_lambda);
+    // Without rows A stays empty: Eigen's triangular solve binds a reference
+    // to coeff (0, 0) of the right-hand side, undefined when E_lambda has no
+    // columns (UBSan).
+    if (m > 0) local.A = MatX(R.asDiagonal()) - W_delta * E_lu.solve(E_lambda);
     local.b = sigma - local.A * lambda;
     ws.sensitivity.linearise(local, lambda, options.sensitivity);
     report_.fell_back_to_exact = ws.sensitivity.report().fell_back_to_exact;

@@ -10,8 +10,11 @@ void BlockLaw::assign(const local_relations::Linearisation& L, int num_scalar_ro
   const int m = num_rows();
   if (L.C_lambda.rows() != m || L.C_sigma.rows() != m || L.C_mu.cols() != num_contacts)
     throw std::logic_error("BlockLaw: linearisation has the wrong size");
-  cl_ = L.C_lambda.diagonal().head(num_scalar_);
-  cs_ = L.C_sigma.diagonal().head(num_scalar_);
+  // The corner's diagonal, not head() of the diagonal: that calls Eigen's
+  // Diagonal::data(), which binds a reference to coeff (0, 0), undefined for
+  // the empty matrices of a step without rows (UBSan).
+  cl_ = L.C_lambda.topLeftCorner(num_scalar_, num_scalar_).diagonal();
+  cs_ = L.C_sigma.topLeftCorner(num_scalar_, num_scalar_).diagonal();
   Cl_.resize(num_contacts_);
   Cs_.resize(num_contacts_);
   Cm_.resize(num_contacts_);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test (ctest). GPU tests are
-# reported as skipped where no GPU exists.
+# reported as skipped where no GPU exists. Then the sanitizer subset
+# (docs/testing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The tests also exercise the Siconos peer, so CI asks for it.
@@ -9,5 +10,9 @@ bash scripts/setup.sh --with-siconos
 python3 scripts/check_layers.py
 bash scripts/build.sh
 (cd build && ctest --output-on-failure -j "${CONTACTLAB_JOBS:-$(nproc)}")
+# Every doctest case is run by exactly one ctest entry (docs/testing.md).
+python3 scripts/check_tests.py build
 # The examples, built against an install of this build into a temporary prefix.
 bash scripts/test_examples.sh build
+# ASan + UBSan on the CI subset of the tests, in build-asan (docs/testing.md).
+bash scripts/sanitize.sh --subset

@@ -214,7 +214,7 @@ TEST_CASE("ccp: model interface") {
   CHECK_THROWS_AS(bad.contact_compliance(mu, 2, R), std::invalid_argument);
 }
 
-TEST_CASE("ccp: option validation names the field; options are bound") {
+TEST_CASE("ccp: option validation names the field - options are bound") {
   CcpOptions o;
   o.compliance = -1;
   CHECK(validate_message(o).find("CcpOptions.compliance ") != std::string::npos);

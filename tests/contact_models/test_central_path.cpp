@@ -235,7 +235,7 @@ TEST_CASE("central_path: friction-cone central point: interior, y - s = x, (S y)
   CHECK(worst_lorentz <= 1e-13);
 }
 
-TEST_CASE("central_path: rho = 0 is the exact projection; the dual map is the Moreau complement") {
+TEST_CASE("central_path: rho = 0 is the exact projection - the dual map is the Moreau complement") {
   RandomInputs in;
   for (int i = 0; i < 5000; ++i) {
     const double mu = in.mu(i), rho = in.rho();
@@ -311,7 +311,7 @@ TEST_CASE("central_path: mu = 0 is frictionless smoothing (lambda_t = 0, lambda_
 
 // ---------------------------------------------------------------- the scaling S = diag(mu, 1, 1)
 
-TEST_CASE("central_path: S maps K_mu and S^-1 maps K_mu* onto Q, keeping the pairing") {
+TEST_CASE("central_path: S maps K_mu and S^-1 maps its dual cone onto Q, keeping the pairing") {
   std::mt19937 gen(7);
   std::normal_distribution<double> nd(0, 1);
   for (int i = 0; i < 10000; ++i) {

@@ -99,7 +99,7 @@ TEST_CASE("cone: primal projection lands in K_mu, is idempotent and optimal") {
   }
 }
 
-TEST_CASE("cone: dual projection lands in K_mu*, is idempotent and optimal") {
+TEST_CASE("cone: dual projection lands in the dual cone of K_mu, is idempotent and optimal") {
   std::mt19937_64 rng(77);
   for (const Sample& s : samples()) {
     CAPTURE(s.mu);
@@ -118,7 +118,7 @@ TEST_CASE("cone: dual projection lands in K_mu*, is idempotent and optimal") {
   }
 }
 
-TEST_CASE("cone: K_mu and K_mu* are dual to each other") {
+TEST_CASE("cone: members of K_mu and of its dual cone have non-negative inner products") {
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<double> mu_dist(0, 2);
   for (int i = 0; i < 1000; ++i) {
@@ -128,7 +128,7 @@ TEST_CASE("cone: K_mu and K_mu* are dual to each other") {
   }
 }
 
-TEST_CASE("cone: Moreau decomposition x = Pi_K(x) - Pi_K*(-x)") {
+TEST_CASE("cone: Moreau decomposition x = Pi_K(x) - Pi_Kdual(-x)") {
   for (const Sample& s : samples()) {
     CAPTURE(s.mu);
     CAPTURE(s.x.transpose());

@@ -26,7 +26,7 @@ TEST_CASE("math: quaternion integration is exact for a constant angular velocity
   CHECK(wrong.angularDistance(exact) > 1e-3);
 }
 
-TEST_CASE("math: quaternion integration matches the kinematic ODE q' = 1/2 [0, w] q") {
+TEST_CASE("math: quaternion integration matches the kinematic ODE q' = 1/2 (0, w) q") {
   std::mt19937 rng(5);
   std::uniform_real_distribution<Real> U(-2, 2);
   for (int trial = 0; trial < 50; ++trial) {

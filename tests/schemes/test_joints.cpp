@@ -134,7 +134,7 @@ TEST_CASE("joints: hinge and slide limits stop the motion") {
   CHECK(slide.data().v_W[0].x() == doctest::Approx(0).epsilon(1e-5));
 }
 
-TEST_CASE("joints: ball joint keeps its anchor; pure velocity projection never adds energy") {
+TEST_CASE("joints: ball joint keeps its anchor - pure velocity projection never adds energy") {
   for (const char* alpha : {"0", "0.1"}) {
   CAPTURE(alpha);
   Simulation sim = make(

@@ -160,7 +160,7 @@ TEST_CASE("quasi_dynamic: drop = none is the velocity scheme, bit for bit") {
   CHECK(d.v_W[0].x() > 0.01);  // guard: the dynamic box is sliding by then
 }
 
-TEST_CASE("quasi_dynamic: box pushed below mu m g stays; above, it moves h^2 (F - mu m g)/m per step") {
+TEST_CASE("quasi_dynamic: box pushed below mu m g stays - above, it moves h^2 (F - mu m g)/m per step") {
   const double h = 0.01, m = 1, mu = 0.5, mumg = mu * m * kG;
   for (const auto& [law, solver] : kCombos) {
     CAPTURE(law);
@@ -249,7 +249,7 @@ TEST_CASE("quasi_dynamic: a position servo moves its joint by k_p h^2/(m + k_d h
   }
 }
 
-TEST_CASE("quasi_dynamic: resting contact stays put; warm start, metrics and contact cache work") {
+TEST_CASE("quasi_dynamic: resting contact stays put - warm start, metrics and contact cache work") {
   const double h = 0.01;
   for (const auto& [law, solver] : kCombos) {
     CAPTURE(law);

@@ -575,7 +575,7 @@ TEST_CASE("gradients: quasi-dynamics (velocities dropped every step)") {
   CHECK(v.gradient[1] == 0);
 }
 
-TEST_CASE("cli: grad prints the loss and one gradient per input; gradcheck's exit status follows --tol") {
+TEST_CASE("cli: grad prints the loss and one gradient per input - gradcheck's exit status follows --tol") {
   const CliResult g = run_binary("grad box_ramp --loss final:box.px --wrt param:geom.box.friction,ctrl:push --steps 300");
   CHECK(g.status == 0);
   CHECK(g.output.find("{\"loss\": ") == 0);

@@ -174,7 +174,7 @@ TEST_CASE("newton: best-iterate selection never returns a worse iterate than the
   }
 }
 
-TEST_CASE("newton: a linear (bilateral) problem converges in one step; refuses laws without a residual") {
+TEST_CASE("newton: a linear (bilateral) problem converges in one step - refuses laws without a residual") {
   ConstraintProblem pr = box(0, Vec3(0.3, -0.2, 0.1), Vec3(0.1, 0.2, 0.3), 0.5, 3, 0);
   const Result s = newton(pr);
   CHECK(s.stats.iterations == 1);

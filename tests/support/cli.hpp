@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <initializer_list>
 #include <string>
 
 namespace contactlab {
@@ -25,6 +26,10 @@ inline CliResult run_binary(const std::string& args) {
   size_t n;
   while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
   const int raw = pclose(pipe);
+  // A sanitizer report of the child (scripts/sanitize.sh) fails the test that
+  // ran it, whatever the test checks of its status and output.
+  for (const char* report : {"runtime error: ", "ERROR: AddressSanitizer", "ERROR: LeakSanitizer"})
+    CHECK_MESSAGE(out.find(report) == std::string::npos, "contactlab " << args << ":\n" << out);
   return {WEXITSTATUS(raw), out};
 }
 
