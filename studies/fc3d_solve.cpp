@@ -75,10 +75,13 @@ Fc3dErrors fc3d_errors(const FrictionContactProblem& p, const VecX& r, VecX& u) 
   return e;
 }
 
-std::string default_contact_for(const std::string& solver) {
-  if (solver == "newton") return "fischer_burmeister";
-  if (solver == "convex_newton") return "ccp";
-  return "desaxce";
+std::string default_contact_for(const std::string& solver_name) {
+  // The first registered law the solver accepts (desaxce for padmm and pgs,
+  // fischer_burmeister for newton, ccp for convex_newton).
+  const std::unique_ptr<Solver> solver = make_solver(solver_name);
+  for (const PartInfo& law : contact_model_names())
+    if (solver->accepts(*make_contact_model(law.name), nullptr)) return law.name;
+  throw std::invalid_argument("solver '" + solver_name + "' accepts none of the registered contact laws");
 }
 
 Fc3dSolveResult solve_fc3d(const FrictionContactProblem& problem, const Fc3dSolveOptions& options) {

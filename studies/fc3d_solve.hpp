@@ -34,7 +34,8 @@ struct Fc3dErrors {
 // non-finite errors, never a pass.
 Fc3dErrors fc3d_errors(const FrictionContactProblem& problem, const VecX& r, VecX& u);
 
-// The law a solver is paired with when --contact is not given.
+// The law a solver is paired with when --contact is not given: the first
+// registered one it accepts. Throws for an unknown solver.
 std::string default_contact_for(const std::string& solver);
 
 struct Fc3dSolveOptions {
