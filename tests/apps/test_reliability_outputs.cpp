@@ -110,6 +110,11 @@ void populate(const TempDir& d) {
   fs::create_symlink(d / "victim.txt", d / "out.csv.partial");
   fs::create_symlink("/dev/null", d / "null_link");
   fs::create_directory(d / "adir");
+  // Result folders of compare and bench-problems with a link where a CSV goes.
+  fs::create_directory(d / "cdir");
+  fs::create_symlink(d / "victim.txt", d / "cdir/runs.csv");
+  fs::create_directory(d / "bdir");
+  fs::create_symlink(d / "victim.txt", d / "bdir/results.csv");
   const std::string rover = std::string(CONTACTLAB_FC3D_DIR) + "/Rover4144.dat";
   REQUIRE_MESSAGE(fs::exists(rover), "missing test problem " << rover);
   fs::copy_file(rover, d / "rover.dat");
@@ -134,6 +139,11 @@ TEST_CASE("reliability outputs: each bad target fails naming it and leaves no re
       {run + " --out {d}/out.csv", 0, "", {}, {"{d}/victim.txt"}, ""},
       // A symbolic link at the target is refused, neither followed nor replaced.
       {run + " --out {d}/link.csv", 1, "'{d}/link.csv': it is a symbolic link", {}, {"{d}/victim.txt"}, ""},
+      {"compare box_ramp --combos velocity+desaxce+padmm --dt 0.01 --duration 0.1 --out {d}/cdir", 1,
+       "'{d}/cdir/runs.csv': it is a symbolic link", {"{d}/cdir/usable_dt.csv"}, {"{d}/victim.txt"}, ""},
+      {"bench-problems {d}/rover.dat --solvers pgs --out {d}/bdir", 1, "'{d}/bdir/results.csv': it is a symbolic link",
+       {"{d}/bdir/profile.csv"}, {"{d}/victim.txt"}, ""},
+      {"bench-problems {d}/rover.dat --solvers pgs --out /dev/full", 1, "/dev/full", {}, {}, ""},
       // Two outputs, or an output and an input, that are the same file.
       {run + " --out {d}/same.csv --stats {d}/same.csv", 1, "--out '{d}/same.csv' and --stats '{d}/same.csv'",
        {"{d}/same.csv"}, {}, ""},

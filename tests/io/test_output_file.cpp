@@ -4,6 +4,7 @@
 // naming the path and leaves nothing; the path checks refuse an output that is
 // an input or another output.
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "io/output_file.hpp"
@@ -196,4 +198,28 @@ TEST_CASE("output file: an output that is an input or another output is refused 
   CHECK(contains(refusal(scene, {{"--out", "in.xml"}}), "same file"));
   CHECK(contains(refusal({}, {{"--out", "new.csv"}, {"--stats", "./new.csv"}}), "same file"));
   fs::current_path(cwd);
+}
+
+TEST_CASE("output file: a FIFO is written in place and stays a FIFO") {
+  const TempDir d;
+  const std::string fifo = d / "pipe";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  std::string got;
+  std::thread reader([&] {
+    const int fd = ::open(fifo.c_str(), O_RDONLY);
+    char buf[256];
+    ssize_t n;
+    while (fd >= 0 && (n = ::read(fd, buf, sizeof buf)) > 0) got.append(buf, static_cast<size_t>(n));
+    if (fd >= 0) ::close(fd);
+  });
+  OutputFile f(fifo);
+  *f.open() << "through the pipe\n";
+  CHECK(f.direct());
+  f.commit();
+  reader.join();
+  CHECK(got == "through the pipe\n");
+  struct stat st;
+  REQUIRE(lstat(fifo.c_str(), &st) == 0);
+  CHECK(S_ISFIFO(st.st_mode));
+  CHECK(d.names() == std::vector<std::string>{"pipe"});
 }
