@@ -60,7 +60,7 @@ extern "C" void on_solve_time_limit(int) {
 void arm_time_limit(double seconds) {
   g_time_limit_message_size = static_cast<size_t>(std::max(
       0, std::snprintf(g_time_limit_message, sizeof g_time_limit_message,
-                       "contactlab solve: time limit of %s s reached during the solve; no result file written\n",
+                       "contactlab solve: time limit of %s s reached before the solve finished; no result file written\n",
                        format_seconds(seconds).c_str())));
   g_time_limit_message_size = std::min(g_time_limit_message_size, sizeof g_time_limit_message - 1);
   struct sigaction sa;
