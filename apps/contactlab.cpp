@@ -164,7 +164,7 @@ int check_stdout(int status, const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // SIGINT, SIGTERM, SIGHUP remove the temporary output files (io/output_file.hpp).
+  // SIGINT, SIGTERM, SIGHUP, SIGPIPE remove the temporary output files (io/output_file.hpp).
   install_output_signal_handlers();
   register_builtin_peers();
   const std::vector<std::string> args(argv + 1, argv + argc);

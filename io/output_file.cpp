@@ -58,7 +58,16 @@ void unregister_temporary(int slot) {
   g_slots[slot].state.compare_exchange_strong(expected, Free, std::memory_order_acq_rel);
 }
 
-// SIGINT, SIGTERM and SIGHUP are held back while a temporary file is created
+// The signals that remove the temporary files: SIGINT, SIGTERM, SIGHUP, and
+// SIGPIPE (a table printed into a closed pipe while a file is being written,
+// `contactlab bench-problems DIR | head -1`).
+constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+
+void add_cleanup_signals(sigset_t* set) {
+  for (int signo : kCleanupSignals) sigaddset(set, signo);
+}
+
+// These signals are held back while a temporary file is created
 // and registered, renamed or removed and unregistered, so a handler never
 // sees a file that exists but is not registered, nor a registered name that
 // is someone else's.
@@ -67,9 +76,7 @@ class BlockCleanupSignals {
   BlockCleanupSignals() {
     sigset_t set;
     sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGHUP);
+    add_cleanup_signals(&set);
     pthread_sigmask(SIG_BLOCK, &set, &old_);
   }
   ~BlockCleanupSignals() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
@@ -425,7 +432,7 @@ void check_distinct_paths(const std::vector<NamedPath>& inputs, const std::vecto
 void install_output_signal_handlers() {
   static std::atomic<bool> installed{false};
   if (installed.exchange(true)) return;
-  for (int signo : {SIGINT, SIGTERM, SIGHUP}) {
+  for (int signo : kCleanupSignals) {
     struct sigaction old;
     if (sigaction(signo, nullptr, &old) != 0) continue;
     if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN) continue;  // nohup: stays ignored
@@ -433,9 +440,7 @@ void install_output_signal_handlers() {
     std::memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_cleanup_signal;
     sigemptyset(&sa.sa_mask);
-    sigaddset(&sa.sa_mask, SIGINT);
-    sigaddset(&sa.sa_mask, SIGTERM);
-    sigaddset(&sa.sa_mask, SIGHUP);
+    add_cleanup_signals(&sa.sa_mask);
     sigaction(signo, &sa, nullptr);
   }
 }

@@ -13,9 +13,9 @@
 // neither followed nor replaced), a missing folder.
 //
 // While a temporary file is open its name is in a fixed-size, async-signal-safe
-// registry: install_output_signal_handlers() makes SIGINT, SIGTERM and SIGHUP
-// unlink those files, then end the process by the same signal (exit status
-// 128+signo as the shell reports it). docs/cli.md "Output files".
+// registry: install_output_signal_handlers() makes SIGINT, SIGTERM, SIGHUP and
+// SIGPIPE unlink those files, then end the process by the same signal (exit
+// status 128+signo as the shell reports it). docs/cli.md "Output files".
 #pragma once
 
 #include <initializer_list>
@@ -94,7 +94,7 @@ struct NamedPath {
 // paths are ignored. Call it before anything is written.
 void check_distinct_paths(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs);
 
-// Installs the SIGINT/SIGTERM/SIGHUP handlers that remove open temporary
+// Installs the SIGINT/SIGTERM/SIGHUP/SIGPIPE handlers that remove open temporary
 // files (once; a signal that is ignored when this is called stays ignored).
 void install_output_signal_handlers();
 // Unlinks every registered temporary file. Async-signal-safe: for other

@@ -144,6 +144,9 @@ TEST_CASE("reliability outputs: each bad target fails naming it and leaves no re
       {"bench-problems {d}/rover.dat --solvers pgs --out {d}/bdir", 1, "'{d}/bdir/results.csv': it is a symbolic link",
        {"{d}/bdir/profile.csv"}, {"{d}/victim.txt"}, ""},
       {"bench-problems {d}/rover.dat --solvers pgs --out /dev/full", 1, "/dev/full", {}, {}, ""},
+      // A table printed into a closed pipe (SIGPIPE) while results.csv is being written.
+      {"bench-problems {d}/rover.dat {d}/rover.dat {d}/rover.dat --solvers pgs,padmm --out {d}/adir | true", 0, "",
+       {"{d}/adir/results.csv"}, {}, ""},
       // Two outputs, or an output and an input, that are the same file.
       {run + " --out {d}/same.csv --stats {d}/same.csv", 1, "--out '{d}/same.csv' and --stats '{d}/same.csv'",
        {"{d}/same.csv"}, {}, ""},
