@@ -314,7 +314,12 @@ std::ostream* OutputFile::open() {
       ::close(fd);
       fail(path_, "it is no longer a special file");
     }
-    impl_ = std::make_unique<Impl>(fd);
+    try {
+      impl_ = std::make_unique<Impl>(fd);
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
     impl_->direct = true;
     return &impl_->stream;
   }
@@ -328,9 +333,17 @@ std::ostream* OutputFile::open() {
       if (err == ENOENT) fail(path_, "folder '" + folder_of(path_) + "' does not exist");
       fail_errno(path_, err);
     }
-    impl_ = std::make_unique<Impl>(fd);
+    const int slot = register_temporary(tmp);
+    try {
+      impl_ = std::make_unique<Impl>(fd);
+    } catch (...) {  // out of memory: nothing is left behind either
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      unregister_temporary(slot);
+      throw;
+    }
     impl_->tmp = tmp;
-    impl_->slot = register_temporary(tmp);
+    impl_->slot = slot;
     return &impl_->stream;
   }
   fail(path_, "no unused temporary name in its folder after 100 tries");
