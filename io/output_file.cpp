@@ -439,6 +439,15 @@ void check_distinct_paths(const std::vector<NamedPath>& inputs, const std::vecto
       if (!outputs[p].path.empty() && same_file(out_keys[o], out_keys[p]))
         throw OutputFileError(outputs[p].what + " '" + outputs[p].path + "' and " + outputs[o].what + " '" +
                               outputs[o].path + "' are the same file: give each output its own path (nothing written)");
+    // `--out x > x`: the rename would take the file away from the messages
+    // and the JSON written to it. (Writing through /dev/stdout itself is fine.)
+    if (stream_alias(outputs[o].path) >= 0 || !out_keys[o].exists) continue;
+    for (const int fd : {1, 2}) {
+      struct stat st;
+      if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == out_keys[o].dev && st.st_ino == out_keys[o].ino)
+        throw OutputFileError(outputs[o].what + " '" + outputs[o].path + "' is the file standard " +
+                              (fd == 1 ? "output" : "error") + " is redirected to (nothing written)");
+    }
   }
 }
 

@@ -90,8 +90,10 @@ struct NamedPath {
 // Refuses (OutputFileError naming both) an output that is one of the inputs
 // or another output: the same file (device and inode) where it exists, else
 // the same normalised absolute path (symbolic links of the existing part
-// resolved). Character devices may be shared (two outputs to /dev/null). Empty
-// paths are ignored. Call it before anything is written.
+// resolved). Character devices may be shared (two outputs to /dev/null). An
+// output that is the regular file standard output or standard error is
+// redirected to (`--out x > x`) is refused too. Empty paths are ignored. Call
+// it before anything is written.
 void check_distinct_paths(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs);
 
 // Installs the SIGINT/SIGTERM/SIGHUP/SIGPIPE handlers that remove open temporary

@@ -168,6 +168,8 @@ TEST_CASE("reliability outputs: each bad target fails naming it and leaves no re
       {run + " --json", 1, "cannot write standard output", {}, {}, "/dev/full"},
       {"solve {d}/rover.dat --json", 1, "cannot write standard output", {}, {}, "/dev/full"},
       {"list", 1, "cannot write standard output", {}, {}, "/dev/full"},
+      {run + " --out {d}/o.txt --json", 1, "--out '{d}/o.txt' is the file standard output is redirected to", {}, {},
+       "{d}/o.txt"},
       // --time-limit: positive and finite, named in the message, exit 2.
       {run + " --time-limit 0 --out {d}/t.csv", 2, "--time-limit '0'", {"{d}/t.csv"}, {}, ""},
       {run + " --time-limit=-1 --out {d}/t.csv", 2, "--time-limit '-1'", {"{d}/t.csv"}, {}, ""},
@@ -192,8 +194,8 @@ TEST_CASE("reliability outputs: each bad target fails naming it and leaves no re
     CAPTURE(args);
     std::map<std::string, std::string> before;
     for (const std::string& f : row.unchanged) before[expand(f, d.path)] = read_file(expand(f, d.path));
-    const CliResult r =
-        row.stdout_to.empty() ? contactlab::test_cli::run_binary(args) : run_with_stdout(args, row.stdout_to);
+    const CliResult r = row.stdout_to.empty() ? contactlab::test_cli::run_binary(args)
+                                              : run_with_stdout(args, expand(row.stdout_to, d.path));
     CAPTURE(r.output);
     CHECK(r.status == row.status);
     CHECK(r.output.find(expand(row.message, d.path)) != std::string::npos);
