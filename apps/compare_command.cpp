@@ -9,10 +9,13 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <set>
 #include <stdexcept>
 
+#include "apps/time_budget.hpp"
 #include "io/output_file.hpp"
+#include "io/scene_library.hpp"
 #include "peers/mujoco_peer.hpp"
 
 namespace po = boost::program_options;
@@ -129,63 +132,125 @@ struct CompareJob {
   std::vector<std::string> scenes;
   CompareSettings settings;
   std::string out_dir;
+  double time_limit = 0;  // --time-limit, s; 0: none
+};
+
+// Thrown from the per-run callback when --time-limit has run out.
+struct TimeLimitReached {
+  size_t runs;
+  std::string scene, run;
 };
 
 // Runs every scene, printing each one's table as it completes, then writes
-// the files. Returns the exit status.
+// the files: all CSV files are committed together (none is left when one
+// fails). --time-limit is checked after each run: when it has run out the job
+// stops there, writes nothing and returns kTimeLimitExit. Returns the exit
+// status; throws for errors.
 int run_job(const CompareJob& job) {
   namespace fs = std::filesystem;
-  if (!job.out_dir.empty()) {
+  const TimeBudget budget(job.time_limit);
+  const std::string dir = job.out_dir;
+  bool created_dir = false;
+  auto remove_created_dir = [&] {
     std::error_code ec;
-    fs::create_directories(job.out_dir, ec);
-    if (ec || !fs::is_directory(job.out_dir)) {
-      std::cerr << "contactlab compare: error: cannot create output directory '" << job.out_dir << "'\n";
+    if (created_dir) fs::remove(dir, ec);  // only when still empty
+  };
+  if (!dir.empty()) {
+    // Before any run: no result file over a scene file, no file where a file cannot go.
+    std::vector<NamedPath> inputs;
+    for (const std::string& scene : job.scenes) {
+      try {
+        inputs.push_back({"the scene file", resolve_scene(scene)});
+      } catch (const std::exception&) {
+        // an unknown scene fails its runs, reported in the table
+      }
+    }
+    check_distinct_paths(inputs, {{"--out DIR's runs.csv", dir + "/runs.csv"},
+                                  {"--out DIR's usable_dt.csv", dir + "/usable_dt.csv"}});
+    std::error_code ec;
+    created_dir = !fs::exists(dir, ec);
+    fs::create_directories(dir, ec);
+    if (ec || !fs::is_directory(dir)) {
+      std::cerr << "contactlab compare: error: cannot create output directory '" << dir << "'\n";
       return 1;
+    }
+    try {
+      check_output_path(dir + "/runs.csv");
+      check_output_path(dir + "/usable_dt.csv");
+    } catch (...) {
+      remove_created_dir();
+      throw;
     }
   }
   const int w = combo_width(job.settings.combos);
   std::vector<SceneComparison> results;
   RunProgress progress(true);
-  for (const std::string& scene : job.scenes) {
-    SceneComparison sc = compare_scene(scene, job.settings, [&](const ComparisonRun& r) { progress.update(scene, r); });
+  size_t runs_done = 0;
+  try {
+    for (const std::string& scene : job.scenes) {
+      SceneComparison sc = compare_scene(scene, job.settings, [&](const ComparisonRun& r) {
+        progress.update(scene, r);
+        ++runs_done;
+        if (budget.expired()) {
+          char what[160];
+          std::snprintf(what, sizeof what, "%s@%g", r.combo.c_str(), r.dt);
+          throw TimeLimitReached{runs_done, scene, what};
+        }
+      });
+      progress.finish();
+      print_scene_header(sc);
+      print_table_head(w);
+      for (const ComparisonRun& r : sc.runs) print_row(r, w);
+      if (sc.reference.kind != ErrorKind::None) print_usable(sc, w);
+      std::fflush(stdout);
+      results.push_back(std::move(sc));
+    }
+  } catch (const TimeLimitReached& t) {
     progress.finish();
-    print_scene_header(sc);
-    print_table_head(w);
-    for (const ComparisonRun& r : sc.runs) print_row(r, w);
-    if (sc.reference.kind != ErrorKind::None) print_usable(sc, w);
     std::fflush(stdout);
-    results.push_back(std::move(sc));
+    remove_created_dir();
+    std::cerr << "contactlab compare: time limit of " << format_seconds(budget.seconds()) << " s reached after run "
+              << t.runs << " (" << t.scene << ": " << t.run << ")" << (dir.empty() ? "" : "; no result files written")
+              << std::endl;
+    return kTimeLimitExit;
   }
-  if (job.out_dir.empty()) return 0;
+  if (dir.empty()) return 0;
 
-  const std::string dir = job.out_dir;
-  {
-    OutputFile runs(dir + "/runs.csv");
-    write_runs_csv(*runs.open(), results);
-    runs.commit();
-    OutputFile usable(dir + "/usable_dt.csv");
-    std::ostream& u = *usable.open();
+  // Two files with the same stem must not overwrite each other's outputs.
+  std::vector<std::string> labels;
+  std::set<std::string> used;
+  for (const SceneComparison& sc : results) {
+    std::string label = sc.label;
+    for (int k = 2; used.count(label); ++k) label = sc.label + "_" + std::to_string(k);
+    used.insert(label);
+    labels.push_back(label);
+  }
+  try {
+    std::vector<std::unique_ptr<OutputFile>> files;
+    auto add = [&](const std::string& name) -> std::ostream& {
+      files.push_back(std::make_unique<OutputFile>(dir + "/" + name));
+      return *files.back()->open();
+    };
+    write_runs_csv(add("runs.csv"), results);
+    std::ostream& u = add("usable_dt.csv");
     u << "scene,combo,error_floor,usable_dt,wall_per_sim_s\n" << std::setprecision(9);
     for (const SceneComparison& sc : results)
       for (const UsableStep& x : usable_steps(sc.runs))
         u << sc.label << ',' << x.combo << ',' << x.floor << ',' << x.dt << ',' << x.wall_per_sim << '\n';
-    usable.commit();
+    for (size_t i = 0; i < results.size(); ++i) write_residuals_csv(add("residuals_" + labels[i] + ".csv"), results[i]);
+    std::vector<OutputFile*> all;
+    for (const auto& f : files) all.push_back(f.get());
+    commit_all(all);
+  } catch (...) {
+    remove_created_dir();
+    throw;
   }
-  std::set<std::string> used;
   bool plotted = gnuplot_available();
   if (!plotted)
     std::cerr << "warning: gnuplot not found on PATH (Debian: apt-get install gnuplot-nox, or scripts/setup.sh): "
                  "no PNG plots; the CSV files and the gnuplot scripts plot_SCENE.gp are written\n";
-  for (const SceneComparison& sc : results) {
-    // Two files with the same stem must not overwrite each other's outputs.
-    std::string label = sc.label;
-    for (int k = 2; used.count(label); ++k) label = sc.label + "_" + std::to_string(k);
-    used.insert(label);
-    OutputFile res(dir + "/residuals_" + label + ".csv");
-    write_residuals_csv(*res.open(), sc);
-    res.commit();
-    if (!plot_scene(dir, sc, label)) plotted = false;
-  }
+  for (size_t i = 0; i < results.size(); ++i)
+    if (!plot_scene(dir, results[i], labels[i])) plotted = false;
   std::printf("\nwrote %s/runs.csv, residuals_*.csv%s\n", dir.c_str(),
               plotted ? ", usable_dt.csv, error_vs_dt_*.png, wall_vs_dt_*.png, residual_vs_iteration_*.png"
                       : ", usable_dt.csv (no plots)");
@@ -196,7 +261,7 @@ int run_job(const CompareJob& job) {
 
 int compare_cli(const std::vector<std::string>& args) {
   std::vector<std::string> scenes;
-  std::string combos = "all", dts, reference, out, peer;
+  std::string combos = "all", dts, reference, out, peer, time_limit;
   double duration = -1;
   po::options_description opts("contactlab compare SCENE... [options]");
   opts.add_options()("help,h", "this help")
@@ -206,6 +271,8 @@ int compare_cli(const std::vector<std::string>& args) {
       ("reference", po::value(&reference), "COMBO@DT reference run for scenes without an analytic reference "
                                            "(default: velocity+desaxce+padmm@(smallest dt / 10))")
       ("peer", po::value(&peer), "add a peer engine's runs of the same file: mujoco")
+      ("time-limit", po::value(&time_limit), "wall-clock budget in s, checked after each run; when it runs out: "
+                                             "stop, no result files, exit 3")
       ("out", po::value(&out), "directory for runs.csv, usable_dt.csv, residuals_SCENE.csv and the PNG plots");
   po::options_description hidden;
   hidden.add_options()("scene", po::value(&scenes)->composing());
@@ -237,6 +304,7 @@ int compare_cli(const std::vector<std::string>& args) {
         throw std::invalid_argument("--peer mujoco: contactlab was built without MuJoCo (install libmujoco-dev)");
       job.settings.peer_mujoco = true;
     }
+    if (vm.count("time-limit")) job.time_limit = parse_time_limit(time_limit);
     job.scenes = scenes;
     job.out_dir = out;
   } catch (const std::exception& e) {

@@ -13,7 +13,7 @@ namespace contactlab {
 
 // `contactlab compare SCENE... [options]`; returns the exit status: 0 when the
 // comparison ran (failed runs are results), 1 when it could not (output not
-// writable), 2 for a bad command line.
+// writable), 2 for a bad command line, 3 when --time-limit ran out (no files).
 int compare_cli(const std::vector<std::string>& args);
 
 // `contactlab` without arguments: the validation scenes and wheeled_pallet,

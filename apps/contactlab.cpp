@@ -2,6 +2,9 @@
 // combinations, validate, and (with no arguments) the default job: every valid
 // combination on the validation scenes and wheeled_pallet (compare_command).
 #include <boost/program_options.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -12,7 +15,9 @@
 #include "apps/rollout_options.hpp"
 #include "apps/run_command.hpp"
 #include "apps/solve_command.hpp"
+#include "apps/time_budget.hpp"
 #include "apps/validate_command.hpp"
+#include "io/output_file.hpp"
 #include "io/scene_library.hpp"
 #include "peers/register_peers.hpp"
 #include "sim/peer_engine.hpp"
@@ -27,11 +32,11 @@ const char* kUsage =
     "usage: contactlab                      default job: compare every valid combination on the validation scenes\n"
     "       contactlab list [models|solvers|schemes|adjoints|peers|combos|scenes]\n"
     "       contactlab run SCENE [options]  (contactlab run --help)\n"
-    "       contactlab compare SCENE... [--combos LIST|all] [--dt LIST] [--duration S] [--reference COMBO@DT] [--out DIR]\n"
+    "       contactlab compare SCENE... [--combos LIST|all] [--dt LIST] [--duration S] [--reference COMBO@DT] [--time-limit S] [--out DIR]\n"
     "       contactlab validate [--json]\n"
     "       contactlab grad SCENE --loss LOSS [--wrt LIST] [run options]   (contactlab grad --help)\n"
     "       contactlab gradcheck SCENE --loss LOSS --wrt LIST [--eps E] [--tol T] [run options]\n"
-    "       contactlab solve PROBLEM [--contact NAME] [--solver NAME] [--set KEY=VALUE]... [--tol T] [--out FILE] [--json]\n"
+    "       contactlab solve PROBLEM [--contact NAME] [--solver NAME] [--set KEY=VALUE]... [--tol T] [--time-limit S] [--out FILE] [--json]\n"
     "       contactlab bench-problems DIR... [--solvers LIST] [--tol T] [--time-limit S] [--peer siconos] [--out DIR]\n";
 
 void print_parts(const std::string& title, const std::vector<PartInfo>& parts) {
@@ -91,6 +96,7 @@ int list_command(const std::vector<std::string>& args) {
 
 int run_cli(const std::vector<std::string>& args) {
   RunRequest rq;
+  std::string time_limit;
   po::options_description opts("contactlab run SCENE [options]");
   opts.add_options()("help,h", "this help");
   add_rollout_options(opts, rq.spec);
@@ -99,6 +105,7 @@ int run_cli(const std::vector<std::string>& args) {
       ("out", po::value(&rq.out), "trajectory CSV (one row per step per body)")
       ("stats", po::value(&rq.stats), "per-step metrics CSV")
       ("json", po::bool_switch(&rq.json), "print a JSON summary on stdout")
+      ("time-limit", po::value(&time_limit), "wall-clock budget in s; when it runs out: stop, no result file, exit 3")
       ("list-options", "print every --set key of the chosen parts with its default and exit");
   po::variables_map vm;
   if (const int exit_code = parse_command_line(args, "contactlab run", opts, "scene", po::value(&rq.spec.scene), 1, vm); exit_code >= 0)
@@ -107,15 +114,19 @@ int run_cli(const std::vector<std::string>& args) {
     std::cerr << "contactlab run: error: missing SCENE (an MJCF file or one of: contactlab list scenes)\n";
     return 2;
   }
+  if (vm.count("time-limit")) {
+    try {
+      rq.time_limit = parse_time_limit(time_limit);
+    } catch (const std::exception& e) {
+      std::cerr << "contactlab run: error: " << e.what() << "\n";
+      return 2;
+    }
+  }
   if (vm.count("list-options")) return list_options_command(rq);
   return run_command(rq);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  register_builtin_peers();
-  std::vector<std::string> args(argv + 1, argv + argc);
+int dispatch(const std::vector<std::string>& args) {
   if (args.empty()) return compare_default_job();
   const std::string cmd = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
@@ -133,4 +144,29 @@ int main(int argc, char** argv) {
   }
   std::cerr << "contactlab: error: unknown command '" << cmd << "'\n" << kUsage;
   return 2;
+}
+
+// Every result printed on standard output (--json, tables) must have got
+// there: one check, after the last flush, for every command. A command that
+// succeeded but whose output was lost (a full disk, a closed pipe) exits 1.
+int check_stdout(int status, const std::vector<std::string>& args) {
+  std::cout.flush();
+  errno = 0;
+  const bool flush_failed = std::fflush(stdout) != 0;
+  const int err = errno;
+  if (!flush_failed && !std::ferror(stdout) && std::cout.good()) return status;
+  std::cerr << "contactlab" << (args.empty() ? "" : " " + args[0]) << ": error: cannot write standard output"
+            << (flush_failed && err ? std::string(": ") + std::strerror(err) : std::string(" (a write failed)"))
+            << "; the output is incomplete" << std::endl;
+  return status == 0 ? 1 : status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // SIGINT, SIGTERM, SIGHUP, SIGPIPE remove the temporary output files (io/output_file.hpp).
+  install_output_signal_handlers();
+  register_builtin_peers();
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  return check_stdout(dispatch(args), args);
 }

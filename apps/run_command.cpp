@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "apps/progress.hpp"
+#include "apps/time_budget.hpp"
 #include "core/metrics.hpp"
 #include "io/mjcf.hpp"
 #include "io/output_file.hpp"
@@ -37,9 +38,15 @@ struct RunSummary {
 }  // namespace
 
 int run_command(const RunRequest& rq) {
+  const TimeBudget budget(rq.time_limit);
   OutputFile out_csv(rq.out), stats_csv(rq.stats);
   try {
     const std::string path = resolve_scene(rq.spec.scene);
+    // Before anything is read or written: no output over an input or another output.
+    check_distinct_paths({{"the scene file", path}, {"--ctrl-file", rq.spec.ctrl_file}},
+                         {{"--out", rq.out}, {"--stats", rq.stats}});
+    if (!rq.out.empty()) check_output_path(rq.out);
+    if (!rq.stats.empty()) check_output_path(rq.stats);
     std::vector<std::string> warnings;
     RolloutSpec spec = rq.spec;
     spec.model = std::make_shared<const Model>(load_mjcf_file(path, &warnings));
@@ -88,6 +95,7 @@ int run_command(const RunRequest& rq) {
     RunSummary sum;
     write_state();
     const auto t_start = std::chrono::steady_clock::now();
+    long stopped_at = -1;  // the step after which --time-limit stopped the run
     for (long s = 0; s < steps; ++s) {
       sim.apply_scheduled_controls();
       rollout.controls.apply(sim.data());
@@ -97,7 +105,8 @@ int run_command(const RunRequest& rq) {
       } else {
         sim.step(h);
       }
-      const double dt_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const auto t1 = std::chrono::steady_clock::now();
+      const double dt_wall = std::chrono::duration<double>(t1 - t0).count();
       if (peer) {
         // MuJoCo's state and what it reports: contacts, penetration, its
         // solver's iterations; residuals and joint violation do not apply
@@ -130,11 +139,25 @@ int run_command(const RunRequest& rq) {
         *stats << '\n';
       }
       progress.update(s + 1);
+      // A full disk stops the run now rather than at its end (a flag test).
+      if (traj) out_csv.check();
+      if (stats) stats_csv.check();
+      // The budget costs a comparison with the clock reading above.
+      if (budget.expired(t1)) {
+        stopped_at = s + 1;
+        break;
+      }
     }
     progress.finish();
+    if (stopped_at >= 0) {
+      out_csv.discard();
+      stats_csv.discard();
+      std::cerr << "contactlab run: time limit of " << format_seconds(budget.seconds()) << " s reached at step "
+                << stopped_at << " of " << steps << "; no result file written" << std::endl;
+      return kTimeLimitExit;
+    }
     const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
-    out_csv.commit();
-    stats_csv.commit();
+    commit_all({&out_csv, &stats_csv});
 
     if (rq.json) {
       std::ostringstream js;

@@ -14,10 +14,12 @@ struct RunRequest {
   std::string out, stats;
   bool json = false;
   bool quiet = false;     // no warnings/progress (used by the default job)
+  double time_limit = 0;  // --time-limit: wall-clock seconds for the command, 0: none
 };
 
-// Runs and returns the process exit status; errors are printed to stderr as
-// one line and leave no output file behind.
+// Runs and returns the process exit status (0; 1: error; 3: --time-limit
+// reached, apps/time_budget.hpp); errors are printed to stderr as one line and
+// leave no output file behind.
 int run_command(const RunRequest& request);
 // Prints every --set key of the chosen parts with its current value.
 int list_options_command(const RunRequest& request);

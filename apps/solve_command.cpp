@@ -1,12 +1,20 @@
 #include "apps/solve_command.hpp"
 
+#include <signal.h>
+#include <sys/time.h>
+#include <unistd.h>
+
 #include <boost/program_options.hpp>
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
 
 #include "apps/command_line.hpp"
+#include "apps/time_budget.hpp"
 #include "io/output_file.hpp"
 #include "studies/fc3d_solve.hpp"
 
@@ -32,13 +40,55 @@ void write_solution_csv(std::ostream& out, const Fc3dSolveResult& res) {
   }
 }
 
+// --time-limit: the solvers iterate without a way to be cancelled from
+// outside (Solver::solve runs to its own stopping rule), so the budget is a
+// hard one, as bench-problems' is: SIGALRM at the deadline removes any
+// temporary output file, prints the message prepared here and ends the
+// process with kTimeLimitExit. Only async-signal-safe calls in the handler.
+char g_time_limit_message[256];
+size_t g_time_limit_message_size = 0;
+
+extern "C" void on_solve_time_limit(int) {
+  remove_temporary_outputs();
+  if (g_time_limit_message_size > 0) {
+    const ssize_t n = write(2, g_time_limit_message, g_time_limit_message_size);
+    (void)n;
+  }
+  _exit(kTimeLimitExit);
+}
+
+void arm_time_limit(double seconds) {
+  g_time_limit_message_size = static_cast<size_t>(std::max(
+      0, std::snprintf(g_time_limit_message, sizeof g_time_limit_message,
+                       "contactlab solve: time limit of %s s reached before the solve finished; no result file written\n",
+                       format_seconds(seconds).c_str())));
+  g_time_limit_message_size = std::min(g_time_limit_message_size, sizeof g_time_limit_message - 1);
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_solve_time_limit;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGALRM, &sa, nullptr);
+  const double s = std::min(seconds, 1e8);
+  itimerval limit{};
+  limit.it_value.tv_sec = static_cast<time_t>(s);
+  limit.it_value.tv_usec = static_cast<suseconds_t>((s - std::floor(s)) * 1e6);
+  if (limit.it_value.tv_sec == 0 && limit.it_value.tv_usec == 0) limit.it_value.tv_usec = 1;  // 0 would disarm
+  setitimer(ITIMER_REAL, &limit, nullptr);
+}
+
+void disarm_time_limit() {
+  itimerval off{};
+  setitimer(ITIMER_REAL, &off, nullptr);
+}
+
 }  // namespace
 
 int solve_cli(const std::vector<std::string>& args) {
   std::string problem_path, out;
   Fc3dSolveOptions so;
   bool json = false;
-  std::string storage = "auto";
+  std::string storage = "auto", time_limit_text;
+  double time_limit = 0;
   po::options_description opts("contactlab solve PROBLEM [options]  (PROBLEM: a Siconos .dat or FCLib .hdf5 file)");
   opts.add_options()("help,h", "this help")
       ("solver", po::value(&so.solver)->default_value("padmm"), "padmm | pgs | newton (contactlab list solvers)")
@@ -47,7 +97,9 @@ int solve_cli(const std::vector<std::string>& args) {
       ("delassus", po::value(&storage)->default_value("auto"), "how solvers hold W: auto (sparse when <= 10 % full) | dense | sparse")
       ("tol", po::value(&so.tol)->default_value(1e-6, "1e-6"), "success: relative error |natural map| / |q| <= T")
       ("out", po::value(&out), "CSV of the solution: contact,rn,rt1,rt2,un,ut1,ut2")
-      ("json", po::bool_switch(&json), "print status, iterations, time and residuals as JSON");
+      ("json", po::bool_switch(&json), "print status, iterations, time and residuals as JSON")
+      ("time-limit", po::value(&time_limit_text),
+       "wall-clock budget in s for reading and solving (a hard limit); when it runs out: no result file, exit 3");
   po::variables_map vm;
   if (const int exit_code = parse_command_line(args, "contactlab solve", opts, "problem", po::value(&problem_path), 1, vm); exit_code >= 0)
     return exit_code;
@@ -62,10 +114,23 @@ int solve_cli(const std::vector<std::string>& args) {
     std::cerr << "contactlab solve: error: --delassus '" << storage << "': expected auto, dense or sparse\n";
     return 2;
   }
+  if (vm.count("time-limit")) {
+    try {
+      time_limit = parse_time_limit(time_limit_text);
+    } catch (const std::exception& e) {
+      std::cerr << "contactlab solve: error: " << e.what() << "\n";
+      return 2;
+    }
+  }
   OutputFile out_csv(out);
   try {
+    check_distinct_paths({{"the problem file", problem_path}}, {{"--out", out}});
+    if (!out.empty()) check_output_path(out);
+    if (time_limit > 0) arm_time_limit(time_limit);
     const FrictionContactProblem problem = read_fc3d_problem(problem_path);
     const Fc3dSolveResult res = solve_fc3d(problem, so);
+    // The answer is in: writing it is not cut short.
+    if (time_limit > 0) disarm_time_limit();
     if (std::ostream* csv = out_csv.open()) write_solution_csv(*csv, res);
     out_csv.commit();
     const bool finite = std::isfinite(res.errors.relative);
@@ -90,6 +155,7 @@ int solve_cli(const std::vector<std::string>& args) {
     }
     return res.success ? 0 : 1;
   } catch (const std::exception& e) {
+    if (time_limit > 0) disarm_time_limit();
     out_csv.discard();
     std::cerr << "contactlab solve: error: " << e.what() << std::endl;
     return 1;

@@ -7,13 +7,13 @@
 //   contactlab_sensitivity_sweep [out.csv]      (stdout without an argument)
 // scripts/sensitivity_sweep.sh plots it (docs/gradients.md).
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "adjoints/local_sensitivity.hpp"
 #include "contact_models/desaxce.hpp"
+#include "io/output_file.hpp"
 #include "solvers/pgs.hpp"
 
 using namespace contactlab;
@@ -44,15 +44,17 @@ struct Curve {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::ofstream file;
-  if (argc > 1) {
-    file.open(argv[1]);
-    if (!file) {
-      std::cerr << "contactlab_sensitivity_sweep: cannot write " << argv[1] << "\n";
-      return 1;
-    }
+  // The CSV file is complete or absent (io/output_file.hpp).
+  install_output_signal_handlers();
+  OutputFile file(argc > 1 ? argv[1] : "");
+  std::ostream* opened = nullptr;
+  try {
+    opened = file.open();
+  } catch (const std::exception& e) {
+    std::cerr << "contactlab_sensitivity_sweep: " << e.what() << "\n";
+    return 1;
   }
-  std::ostream& out = argc > 1 ? file : std::cout;
+  std::ostream& out = opened ? *opened : std::cout;
 
   const Real mu = 0.5;
   const std::vector<Curve> curves = {{SensitivityKind::Exact, 0},
@@ -92,6 +94,17 @@ int main(int argc, char** argv) {
                     dl[1], ds[0], ds[1], ls.report().fell_back_to_exact ? 1 : 0);
       out << line;
     }
+  }
+  try {
+    file.commit();
+  } catch (const std::exception& e) {
+    std::cerr << "contactlab_sensitivity_sweep: " << e.what() << "\n";
+    return 1;
+  }
+  std::cout.flush();
+  if (!std::cout) {
+    std::cerr << "contactlab_sensitivity_sweep: cannot write standard output\n";
+    return 1;
   }
   return 0;
 }
