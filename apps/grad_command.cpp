@@ -15,6 +15,7 @@
 #include "sim/gradcheck.hpp"
 #include "sim/registry.hpp"
 #include "sim/rollout.hpp"
+#include "sim/run_parameters.hpp"
 
 namespace po = boost::program_options;
 
@@ -86,6 +87,12 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
     return 2;
   }
   try {
+    if (check) {
+      check_finite_difference_step(check_options.eps, "--eps");
+      check_tolerance(check_options.tolerance, "--tol");
+    }
+    if (checkpoint < 0)
+      throw std::invalid_argument(parameter_error("--checkpoint", std::to_string(checkpoint), "must be >= 0"));
     // The adjoint's keys (adjoint.*) go to its options, the rest to the simulation.
     StepAdjointOptions adjoint;
     OptionSet adjoint_options;
@@ -108,6 +115,7 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
     if (wrt.empty()) wrt = default_inputs(r.sim.model());
     const Loss parsed_loss = Loss::parse(loss, r.sim.model());
     const std::vector<GradInput> inputs = parse_grad_inputs(wrt, r.sim.model());
+    check_input_steps(inputs, r.steps, "--wrt");
     Rollout rollout;
     const auto t0 = std::chrono::steady_clock::now();
     rollout.run(r, checkpoint);
