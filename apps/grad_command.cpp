@@ -145,6 +145,13 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
     if (g.fallbacks > 0)
       std::cerr << "warning: " << g.fallbacks << " of " << g.steps
                 << " steps fell back from the relaxed to the exact sensitivity\n";
+    // grad: a loss or gradient that is not finite is no result (JSON has no nan
+    // either); gradcheck reports such entries as FAIL in its table.
+    if (!check && !std::isfinite(g.loss)) throw std::runtime_error("the loss is not finite (" + number(g.loss) + ")");
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (!check && !std::isfinite(g.gradient[i]))
+        throw std::runtime_error("the gradient with respect to " + inputs[i].text + " is not finite (" +
+                                 number(g.gradient[i]) + ")");
     if (!check) {
       std::ostringstream js;
       js << "{\"loss\": " << number(g.loss) << ", \"gradient\": {";

@@ -137,6 +137,7 @@ void Model::validate() const {
     if (!unit(body.quat0_WB)) invalid(what, "quat0_WB is not a unit quaternion");
     if (body.fixed) continue;
     if (!(body.mass > 0)) invalid(what, "a moving body needs mass > 0, got " + std::to_string(body.mass));
+    bounded(what, "mass", limits::kMass, body.mass);
     if ((body.inertia_B - body.inertia_B.transpose()).cwiseAbs().maxCoeff() > 1e-9 * (1 + body.inertia_B.norm()))
       invalid(what, "inertia is not symmetric");
     const Real min_eig = Eigen::SelfAdjointEigenSolver<Mat3>(body.inertia_B).eigenvalues().minCoeff();

@@ -42,10 +42,11 @@ inline constexpr Range kPosition{-1e6, 1e6, false, "m"};
 // Geom sizes (radii, half-lengths) and contact margins, m: same scale as positions.
 inline constexpr Range kSize{0, 1e6, true, "m"};
 inline constexpr Range kMargin{0, 1e6, false, "m"};
-// Mass of a moving body, kg: 1e9 kg is a 100 m steel cube; the Delassus
-// matrix then holds 1/m down to 1e-9, still 1e7 times above double epsilon
-// relative to a 1 kg body in the same contact.
-inline constexpr Range kMass{0, 1e9, true, "kg"};
+// Mass of a moving body, kg: 1e9 kg is a 100 m steel cube, 1e-9 kg a
+// 0.1 mm grain of sand. 1/m enters the Delassus matrix and the velocity
+// update: at 1e-9 kg a bounded force (kControl x kGear) still changes a
+// velocity by a finite amount, while a mass like 1e-300 overflows 1/m.
+inline constexpr Range kMass{1e-9, 1e9, false, "kg"};
 // Any mass value read (a geom's or inertial's, fixed bodies included), kg.
 inline constexpr Range kMassValue{0, 1e9, false, "kg"};
 // Inertia entries, kg m^2: kMass times (1e3 m)^2.

@@ -53,7 +53,7 @@ TEST_CASE("model limits: each bound accepts its edge and refuses just beyond it"
   };
   const Edge edges[] = {
       {"position", limits::kPosition, 1e6, std::nextafter(1e6, inf), -1e6, std::nextafter(-1e6, -inf)},
-      {"mass", limits::kMass, 1e9, std::nextafter(1e9, inf), std::nextafter(0.0, 1.0), 0},
+      {"mass", limits::kMass, 1e9, std::nextafter(1e9, inf), 1e-9, std::nextafter(1e-9, 0.0)},
       {"gravity", limits::kGravity, 1e4, std::nextafter(1e4, inf), -1e4, std::nextafter(-1e4, -inf)},
       {"time step", limits::kTimeStep, 1, std::nextafter(1.0, 2.0), 1e-9, std::nextafter(1e-9, 0.0)},
       {"speed", limits::kSpeed, 1e6, std::nextafter(1e6, inf), -1e6, std::nextafter(-1e6, -inf)},
@@ -76,7 +76,8 @@ TEST_CASE("model limits: each bound accepts its edge and refuses just beyond it"
     CHECK(!accepted(e.range, -inf));
     CHECK(!accepted(e.range, 1e308));
   }
-  CHECK(range_violation(limits::kMass, 1e308) == "must be finite and in (0, 1e+09] kg, got 1e+308");
+  CHECK(range_violation(limits::kMass, 1e308) == "must be finite and in [1e-09, 1e+09] kg, got 1e+308");
+  CHECK(range_violation(limits::kSize, 0) == "must be finite and in (0, 1e+06] m, got 0");
   CHECK(range_violation(limits::kPosition, Vec3(0, 2e6, 0)).rfind("[1] must be finite", 0) == 0);
 }
 
@@ -110,4 +111,14 @@ TEST_CASE("model limits: Model::validate refuses out-of-range values of any mode
   k.qvel = {1e300, 0, 0, 0, 0, 0};
   m.keyframes.push_back(k);
   CHECK(why_invalid(m).find("qvel must be finite") != std::string::npos);
+}
+
+TEST_CASE("model limits: a moving body lighter than the mass bound is refused") {
+  Model m = one_body();
+  m.bodies[0].mass = 1e-300;
+  CHECK(why_invalid(m).find("body 0 'box': mass must be finite and in [1e-09, 1e+09] kg, got 1e-300") !=
+        std::string::npos);
+  m.bodies[0].mass = 1e-9;
+  m.bodies[0].inertia_B = Mat3::Identity() * 1e-12;
+  CHECK(why_invalid(m).empty());
 }

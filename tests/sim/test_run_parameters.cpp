@@ -93,3 +93,49 @@ TEST_CASE("run parameters: a gradient input's step lies in the run") {
   CHECK(refusal([&] { check_input_steps({past}, 10); })
             .rfind("--wrt ctrl:push@10: step 10 is past the run's last step (the run takes 10 steps, numbered 0 to 9)", 0) == 0);
 }
+
+#include "io/scene_library.hpp"
+#include "sim/rollout_setup.hpp"
+
+TEST_CASE("run parameters: a state that becomes non-finite stops the run naming the step and the body") {
+  RolloutSpec spec;
+  spec.scene = "box_ramp";
+  spec.model = std::make_shared<const Model>(load_scene("box_ramp"));
+  spec.steps = 3;
+  PreparedRollout r = prepare_rollout(spec);
+  r.sim.step(r.h);
+  const int box = r.sim.model().find_body("box");
+  REQUIRE(box >= 0);
+  r.sim.data().v_W[box].x() = std::numeric_limits<Real>::quiet_NaN();
+  std::string message;
+  try {
+    r.sim.step(r.h);
+  } catch (const std::runtime_error& e) {
+    message = e.what();
+  }
+  CAPTURE(message);
+  CHECK(message.find("diverged at step 2") != std::string::npos);  // the state of step 2 (the CSV's step column)
+  CHECK(message.find("body 'box'") != std::string::npos);
+}
+
+TEST_CASE("run parameters: prepare_rollout refuses what the command line would") {
+  RolloutSpec spec;
+  spec.scene = "box_ramp";
+  spec.model = std::make_shared<const Model>(load_scene("box_ramp"));
+  spec.dt = 0.0;
+  CHECK(refusal([&] { prepare_rollout(spec); }).rfind("--dt 0:", 0) == 0);
+  spec.dt.reset();
+  spec.steps = -1;
+  CHECK(refusal([&] { prepare_rollout(spec); }).rfind("--steps -1:", 0) == 0);
+  spec.steps.reset();
+  spec.duration = -1.0;
+  CHECK(refusal([&] { prepare_rollout(spec); }).rfind("--duration -1:", 0) == 0);
+  spec.duration.reset();
+  spec.ctrls = {"push=1e308"};
+  CHECK(refusal([&] { prepare_rollout(spec); }).rfind("--ctrl push=1e308:", 0) == 0);
+  spec.ctrls.clear();
+  spec.sets = {"body.box.mass=1e308"};
+  CHECK(refusal([&] { prepare_rollout(spec); }).find("body.box.mass") != std::string::npos);
+  spec.sets.clear();
+  CHECK(prepare_rollout(spec).steps > 0);  // nothing given: the scene's duration at its timestep
+}
