@@ -132,12 +132,13 @@ void Model::validate() const {
       invalid(what, "non-finite pose or mass properties");
     bounded(what, "position", limits::kPosition, body.pos0_W);
     bounded(what, "centre of mass", limits::kPosition, body.com_B);
-    bounded(what, "mass", limits::kMassValue, body.mass);
-    for (int i = 0; i < 3; ++i) bounded(what, "inertia", limits::kInertia, Vec3(body.inertia_B.row(i).transpose()));
     if (!unit(body.quat0_WB)) invalid(what, "quat0_WB is not a unit quaternion");
+    // A fixed body's mass properties are never used (it has infinite mass): a
+    // large static geom's computed mass is not refused.
     if (body.fixed) continue;
     if (!(body.mass > 0)) invalid(what, "a moving body needs mass > 0, got " + std::to_string(body.mass));
     bounded(what, "mass", limits::kMass, body.mass);
+    for (int i = 0; i < 3; ++i) bounded(what, "inertia", limits::kInertia, Vec3(body.inertia_B.row(i).transpose()));
     if ((body.inertia_B - body.inertia_B.transpose()).cwiseAbs().maxCoeff() > 1e-9 * (1 + body.inertia_B.norm()))
       invalid(what, "inertia is not symmetric");
     const Real min_eig = Eigen::SelfAdjointEigenSolver<Mat3>(body.inertia_B).eigenvalues().minCoeff();

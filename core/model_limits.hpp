@@ -47,7 +47,9 @@ inline constexpr Range kMargin{0, 1e6, false, "m"};
 // update: at 1e-9 kg a bounded force (kControl x kGear) still changes a
 // velocity by a finite amount, while a mass like 1e-300 overflows 1/m.
 inline constexpr Range kMass{1e-9, 1e9, false, "kg"};
-// Any mass value read (a geom's or inertial's, fixed bodies included), kg.
+// An explicit mass attribute (a geom's or an inertial's), kg: the same upper
+// bound, zero allowed (a massless geom). A fixed body's computed mass (a big
+// static box's density times volume) is never used and not bounded.
 inline constexpr Range kMassValue{0, 1e9, false, "kg"};
 // Inertia entries, kg m^2: kMass times (1e3 m)^2.
 inline constexpr Range kInertia{-1e15, 1e15, false, "kg m^2"};
