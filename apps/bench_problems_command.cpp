@@ -25,6 +25,7 @@
 #include "io/output_file.hpp"
 #include "peers/siconos_peer.hpp"
 #include "sim/registry.hpp"
+#include "sim/run_parameters.hpp"
 #include "studies/fc3d_solve.hpp"
 #include "studies/performance_profile.hpp"
 
@@ -237,7 +238,7 @@ int bench_problems_cli(const std::vector<std::string>& args) {
     return exit_code;
   try {
     if (paths.empty()) throw std::invalid_argument("missing DIR (a directory of .dat / .hdf5 problems)");
-    if (!(tol > 0)) throw std::invalid_argument("--tol must be positive");
+    check_tolerance(tol, "--tol");
     if (!(time_limit > 0) || !std::isfinite(time_limit))
       throw std::invalid_argument("--time-limit must be a positive, finite number of seconds");
     if (!peer.empty() && peer != "siconos") throw std::invalid_argument("--peer: unknown peer '" + peer + "' (known: siconos)");

@@ -17,6 +17,7 @@
 #include "io/output_file.hpp"
 #include "io/scene_library.hpp"
 #include "peers/mujoco_peer.hpp"
+#include "sim/run_parameters.hpp"
 
 namespace po = boost::program_options;
 
@@ -42,9 +43,8 @@ std::vector<double> parse_dt_list(const std::string& text) {
   for (const std::string& item : split_list(text, "--dt")) {
     char* end = nullptr;
     const double v = std::strtod(item.c_str(), &end);
-    if (*end != '\0' || !std::isfinite(v) || v <= 0)
-      throw std::invalid_argument("bad time step '" + item + "' in --dt: expected positive seconds");
-    out.push_back(v);
+    if (*end != '\0') throw std::invalid_argument("bad time step '" + item + "' in --dt: expected positive seconds");
+    out.push_back(check_time_step(v, "--dt"));
   }
   return out;
 }
@@ -290,8 +290,7 @@ int compare_cli(const std::vector<std::string>& args) {
       return 0;
     }
     if (scenes.empty()) throw std::invalid_argument("missing SCENE (an MJCF file or one of: contactlab list scenes)");
-    if (vm.count("duration") && !(duration > 0 && std::isfinite(duration)))
-      throw std::invalid_argument("--duration must be positive");
+    if (vm.count("duration")) check_positive_duration(duration, "--duration");
     job.settings.combos = parse_combos(combos);
     if (job.settings.combos.empty()) throw std::invalid_argument("no combination to run");
     if (!dts.empty()) job.settings.dts = parse_dt_list(dts);

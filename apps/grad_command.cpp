@@ -15,6 +15,7 @@
 #include "sim/gradcheck.hpp"
 #include "sim/registry.hpp"
 #include "sim/rollout.hpp"
+#include "sim/run_parameters.hpp"
 
 namespace po = boost::program_options;
 
@@ -86,6 +87,12 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
     return 2;
   }
   try {
+    if (check) {
+      check_finite_difference_step(check_options.eps, "--eps");
+      check_tolerance(check_options.tolerance, "--tol");
+    }
+    if (checkpoint < 0)
+      throw std::invalid_argument(parameter_error("--checkpoint", std::to_string(checkpoint), "must be >= 0"));
     // The adjoint's keys (adjoint.*) go to its options, the rest to the simulation.
     StepAdjointOptions adjoint;
     OptionSet adjoint_options;
@@ -108,6 +115,7 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
     if (wrt.empty()) wrt = default_inputs(r.sim.model());
     const Loss parsed_loss = Loss::parse(loss, r.sim.model());
     const std::vector<GradInput> inputs = parse_grad_inputs(wrt, r.sim.model());
+    check_input_steps(inputs, r.steps, "--wrt");
     Rollout rollout;
     const auto t0 = std::chrono::steady_clock::now();
     rollout.run(r, checkpoint);
@@ -137,6 +145,13 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
     if (g.fallbacks > 0)
       std::cerr << "warning: " << g.fallbacks << " of " << g.steps
                 << " steps fell back from the relaxed to the exact sensitivity\n";
+    // grad: a loss or gradient that is not finite is no result (JSON has no nan
+    // either); gradcheck reports such entries as FAIL in its table.
+    if (!check && !std::isfinite(g.loss)) throw std::runtime_error("the loss is not finite (" + number(g.loss) + ")");
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (!check && !std::isfinite(g.gradient[i]))
+        throw std::runtime_error("the gradient with respect to " + inputs[i].text + " is not finite (" +
+                                 number(g.gradient[i]) + ")");
     if (!check) {
       std::ostringstream js;
       js << "{\"loss\": " << number(g.loss) << ", \"gradient\": {";

@@ -14,9 +14,14 @@ inline void add_rollout_options(boost::program_options::options_description& opt
       ("contact", po::value(&spec.contact)->default_value(spec.contact), "contact model (contactlab list models)")
       ("solver", po::value(&spec.solver)->default_value(spec.solver), "solver (contactlab list solvers)")
       ("scheme", po::value(&spec.scheme)->default_value(spec.scheme), "time-stepping scheme")
-      ("dt", po::value(&spec.dt), "time step in s (default: the file's option/timestep)")
-      ("duration", po::value(&spec.duration), "simulated time in s (default: the scene's contactlab.duration, else 1)")
-      ("steps", po::value(&spec.steps), "number of steps (instead of --duration)")
+      // Given values land in the spec's optionals; prepare_rollout checks them
+      // (sim/run_parameters.hpp), so --dt 0 and --steps -1 are refused, not read as "not given".
+      ("dt", po::value<double>()->notifier([&spec](double v) { spec.dt = v; }),
+       "time step in s, in [1e-9, 1] (default: the file's option/timestep)")
+      ("duration", po::value<double>()->notifier([&spec](double v) { spec.duration = v; }),
+       "simulated time in s, in [0, 1e6] (default: the scene's contactlab.duration, else 1)")
+      ("steps", po::value<long>()->notifier([&spec](long v) { spec.steps = v; }),
+       "number of steps, in [0, 1e9] (instead of --duration)")
       ("set", po::value(&spec.sets)->composing(),
        "KEY=VALUE option (solver.*, contact.*, scheme.*, body.NAME.mass, geom.NAME.friction, actuator.NAME.kp|kv; "
        "--list-options prints them all); repeatable")

@@ -16,6 +16,7 @@
 #include "apps/command_line.hpp"
 #include "apps/time_budget.hpp"
 #include "io/output_file.hpp"
+#include "sim/run_parameters.hpp"
 #include "studies/fc3d_solve.hpp"
 
 namespace po = boost::program_options;
@@ -105,6 +106,12 @@ int solve_cli(const std::vector<std::string>& args) {
     return exit_code;
   if (problem_path.empty()) {
     std::cerr << "contactlab solve: error: missing PROBLEM (a Siconos .dat or FCLib .hdf5 file)\n";
+    return 2;
+  }
+  try {
+    check_tolerance(so.tol, "--tol");
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "contactlab solve: error: " << e.what() << "\n";
     return 2;
   }
   if (storage == "auto") so.storage = FrictionContactProblem::Storage::Auto;

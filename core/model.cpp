@@ -6,6 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/model_limits.hpp"
+
 namespace contactlab {
 
 const char* to_string(GeomType t) {
@@ -64,6 +66,16 @@ std::string label(const char* kind, int id, const std::string& name) {
 }
 
 bool finite(const Vec3& v) { return v.allFinite(); }
+
+// The bounds of core/model_limits.hpp, naming the element and the field.
+void bounded(const std::string& what, const char* field, const Range& r, Real v) {
+  const std::string why = range_violation(r, v);
+  if (!why.empty()) invalid(what, std::string(field) + " " + why);
+}
+void bounded(const std::string& what, const char* field, const Range& r, const Vec3& v) {
+  const std::string why = range_violation(r, v);
+  if (!why.empty()) invalid(what, std::string(field) + why);
+}
 bool unit(const Quat& q) { return q.coeffs().allFinite() && std::abs(q.norm() - 1.0) < 1e-6; }
 
 }  // namespace
@@ -104,9 +116,12 @@ void Model::validate() const {
 
   if (!(std::isfinite(options.timestep) && options.timestep > 0))
     invalid("option timestep", "must be finite and > 0, got " + std::to_string(options.timestep));
+  bounded("option", "timestep", limits::kTimeStep, options.timestep);
   if (!finite(options.gravity)) invalid("option gravity", "must be finite");
+  bounded("option", "gravity", limits::kGravity, options.gravity);
   if (!(std::isfinite(default_duration) && default_duration > 0))
     invalid("contactlab.duration", "must be finite and > 0");
+  bounded("contactlab.duration", "value", limits::kDuration, default_duration);
 
   for (int b = 0; b < nb; ++b) {
     const Body& body = bodies[b];
@@ -115,14 +130,21 @@ void Model::validate() const {
     if (body.fixed && body.parent >= 0 && !bodies[body.parent].fixed) invalid(what, "fixed body under a moving parent");
     if (!finite(body.pos0_W) || !finite(body.com_B) || !std::isfinite(body.mass) || !body.inertia_B.allFinite())
       invalid(what, "non-finite pose or mass properties");
+    bounded(what, "position", limits::kPosition, body.pos0_W);
+    bounded(what, "centre of mass", limits::kPosition, body.com_B);
     if (!unit(body.quat0_WB)) invalid(what, "quat0_WB is not a unit quaternion");
+    // A fixed body's mass properties are never used (it has infinite mass): a
+    // large static geom's computed mass is not refused.
     if (body.fixed) continue;
     if (!(body.mass > 0)) invalid(what, "a moving body needs mass > 0, got " + std::to_string(body.mass));
+    bounded(what, "mass", limits::kMass, body.mass);
+    for (int i = 0; i < 3; ++i) bounded(what, "inertia", limits::kInertia, Vec3(body.inertia_B.row(i).transpose()));
     if ((body.inertia_B - body.inertia_B.transpose()).cwiseAbs().maxCoeff() > 1e-9 * (1 + body.inertia_B.norm()))
       invalid(what, "inertia is not symmetric");
     const Real min_eig = Eigen::SelfAdjointEigenSolver<Mat3>(body.inertia_B).eigenvalues().minCoeff();
     if (!(min_eig > 0))
       invalid(what, "inertia is not positive definite (smallest eigenvalue " + std::to_string(min_eig) + ")");
+    if (const std::string why = inertia_triangle_violation(body.inertia_B); !why.empty()) invalid(what, why);
   }
 
   for (int g = 0; g < ng; ++g) {
@@ -130,6 +152,7 @@ void Model::validate() const {
     const std::string what = label("geom", g, geom.name);
     if (!body_ok(geom.body)) invalid(what, "body id out of range");
     if (!finite(geom.pos_B) || !finite(geom.size)) invalid(what, "non-finite pose or size");
+    bounded(what, "position", limits::kPosition, geom.pos_B);
     if (!unit(geom.quat_BG)) invalid(what, "quat_BG is not a unit quaternion");
     int needed = 0;
     switch (geom.type) {
@@ -149,8 +172,11 @@ void Model::validate() const {
     }
     for (int i = 0; i < needed; ++i)
       if (!(geom.size[i] > 0)) invalid(what, "size[" + std::to_string(i) + "] must be > 0");
+    for (int i = 0; i < needed; ++i) bounded(what, ("size[" + std::to_string(i) + "]").c_str(), limits::kSize, geom.size[i]);
     if (!(std::isfinite(geom.friction) && geom.friction >= 0)) invalid(what, "friction must be finite and >= 0");
+    bounded(what, "friction", limits::kFriction, geom.friction);
     if (!(std::isfinite(geom.margin) && geom.margin >= 0)) invalid(what, "margin must be finite and >= 0");
+    bounded(what, "margin", limits::kMargin, geom.margin);
   }
 
   int nq_count = 0, nv_count = 0;
@@ -165,14 +191,22 @@ void Model::validate() const {
     joint_of_body[joint.body] = j;
     if (!finite(joint.anchor_B) || !finite(joint.axis_B) || !finite(joint.anchor_parent) || !finite(joint.axis_parent))
       invalid(what, "non-finite anchor or axis");
+    bounded(what, "anchor", limits::kPosition, joint.anchor_B);
+    bounded(what, "anchor on the parent", limits::kPosition, joint.anchor_parent);
     if ((joint.type == JointType::Hinge || joint.type == JointType::Slide) && std::abs(joint.axis_B.norm() - 1) > 1e-6)
       invalid(what, "axis must be a unit vector");
     if (!unit(joint.rel_quat0)) invalid(what, "rel_quat0 is not a unit quaternion");
     if (!(std::isfinite(joint.damping) && joint.damping >= 0)) invalid(what, "damping must be finite and >= 0");
     if (!(std::isfinite(joint.armature) && joint.armature >= 0)) invalid(what, "armature must be finite and >= 0");
+    bounded(what, "damping", limits::kGain, joint.damping);
+    bounded(what, "armature", limits::kArmature, joint.armature);
     if (joint.limited &&
         !(std::isfinite(joint.range_lo) && std::isfinite(joint.range_hi) && joint.range_lo <= joint.range_hi))
       invalid(what, "invalid range");
+    if (joint.limited) {
+      bounded(what, "range", limits::kJointRange, joint.range_lo);
+      bounded(what, "range", limits::kJointRange, joint.range_hi);
+    }
     if (joint.type == JointType::Free && joint.parent != -1) invalid(what, "a free joint needs a top-level body");
     int nq = 1, nv = 1;
     if (joint.type == JointType::Free) nq = 7, nv = 6;
@@ -192,6 +226,8 @@ void Model::validate() const {
     const std::string what = label("equality", static_cast<int>(e), eq.name);
     if (!body_ok(eq.body1) || !body_ok(eq.body2) || eq.body1 == eq.body2) invalid(what, "invalid bodies");
     if (!finite(eq.anchor1) || !finite(eq.anchor2)) invalid(what, "non-finite anchor");
+    bounded(what, "anchor", limits::kPosition, eq.anchor1);
+    bounded(what, "anchor", limits::kPosition, eq.anchor2);
     if (!unit(eq.rel_quat)) invalid(what, "rel_quat is not a unit quaternion");
   }
 
@@ -205,8 +241,15 @@ void Model::validate() const {
     if (!ok) invalid(what, std::string("cannot act on a ") + to_string(t) + " joint");
     if (!act.gear.allFinite() || !std::isfinite(act.kp) || !std::isfinite(act.kv))
       invalid(what, "non-finite gear or gains");
+    for (int i = 0; i < 6; ++i) bounded(what, "gear", limits::kGear, act.gear[i]);
+    bounded(what, act.type == ActuatorType::Velocity ? "kv" : "kp", limits::kGain, act.kp);
+    bounded(what, "kv", limits::kGain, act.kv);
     if (act.ctrl_limited && !(std::isfinite(act.ctrl_lo) && std::isfinite(act.ctrl_hi) && act.ctrl_lo < act.ctrl_hi))
       invalid(what, "invalid ctrl range");
+    if (act.ctrl_limited) {
+      bounded(what, "ctrlrange", limits::kControl, act.ctrl_lo);
+      bounded(what, "ctrlrange", limits::kControl, act.ctrl_hi);
+    }
   }
 
   for (size_t k = 0; k < keyframes.size(); ++k) {
@@ -218,6 +261,8 @@ void Model::validate() const {
       if (!std::isfinite(v)) invalid(what, "non-finite qpos");
     for (Real v : key.qvel)
       if (!std::isfinite(v)) invalid(what, "non-finite qvel");
+    for (Real v : key.qpos) bounded(what, "qpos", limits::kPosition, v);
+    for (Real v : key.qvel) bounded(what, "qvel", limits::kSpeed, v);
   }
 
   for (size_t s = 0; s < control_schedules.size(); ++s) {
@@ -228,6 +273,7 @@ void Model::validate() const {
       invalid(what, "needs as many times as values, at least one");
     for (size_t i = 0; i < cs.times.size(); ++i) {
       if (!std::isfinite(cs.times[i]) || !std::isfinite(cs.values[i])) invalid(what, "non-finite knot");
+      bounded(what, "value", limits::kControl, cs.values[i]);
       if (i > 0 && !(cs.times[i] > cs.times[i - 1])) invalid(what, "times must strictly increase");
     }
   }

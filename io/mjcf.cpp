@@ -19,6 +19,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/model_limits.hpp"
 #include "io/mass_properties.hpp"
 
 namespace contactlab {
@@ -87,6 +88,7 @@ class Parser {
   Parser(std::string file, std::vector<std::string>* warnings) : file_(std::move(file)), warnings_(warnings) {}
 
   Model parse(const std::string& xml) {
+    check_text(xml);
     XMLDocument doc;
     if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) {
       // ErrorStr() repeats the id and line; keep only its detail ("XMLElement name=geom").
@@ -183,7 +185,38 @@ class Parser {
     return s;
   }
 
+  // A file that is not text (NUL bytes, a binary format) or does not start
+  // with '<' is not XML at all: say so instead of tinyxml2's error name.
+  void check_text(const std::string& xml) const {
+    size_t start = xml.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;  // UTF-8 byte order mark
+    while (start < xml.size() && std::isspace(static_cast<unsigned char>(xml[start]))) ++start;
+    if (start == xml.size()) fail(0, "empty file: not an MJCF document (expected <mujoco>)");
+    if (xml.find('\0') != std::string::npos || xml[start] != '<')
+      fail(0, "not an XML file (binary data, or text that does not start with '<'): expected an MJCF <mujoco> "
+              "document");
+  }
+
   // ---- attribute values ----------------------------------------------------
+
+  // The bounds of core/model_limits.hpp, checked at the attribute that gave
+  // the value (the one helper every magnitude check of this reader goes through).
+  Real bounded(const Attr& a, Real v, const Range& r) const {
+    const std::string why = range_violation(r, v);
+    if (!why.empty()) fail(a.line, where(a) + " " + why);
+    return v;
+  }
+  Vec3 bounded(const Attr& a, const Vec3& v, const Range& r) const {
+    for (int i = 0; i < 3; ++i) bounded_entry(a, i, v[i], r);
+    return v;
+  }
+  const std::vector<Real>& bounded(const Attr& a, const std::vector<Real>& v, const Range& r) const {
+    for (size_t i = 0; i < v.size(); ++i) bounded_entry(a, static_cast<int>(i), v[i], r);
+    return v;
+  }
+  void bounded_entry(const Attr& a, int i, Real v, const Range& r) const {
+    const std::string why = range_violation(r, v);
+    if (!why.empty()) fail(a.line, where(a) + " [" + std::to_string(i) + "] " + why);
+  }
 
   // Looks the attribute up on the element, then on `def` (a <default> child).
   static Attr attr(const XMLElement* el, const char* name, const XMLElement* def = nullptr) {
@@ -415,9 +448,9 @@ class Parser {
     if (const Attr a = attr(el, "timestep")) {
       const Real h = real(a);
       if (!(h > 0)) fail(a.line, where(a) + " must be > 0, got " + num(h));
-      model_.options.timestep = h;
+      model_.options.timestep = bounded(a, h, limits::kTimeStep);
     }
-    model_.options.gravity = vec3(attr(el, "gravity"), model_.options.gravity);
+    if (const Attr g = attr(el, "gravity")) model_.options.gravity = bounded(g, vec3(g), limits::kGravity);
     for (const XMLElement* c = el->FirstChildElement(); c; c = c->NextSiblingElement()) ignore_element(c);
   }
 
@@ -460,7 +493,8 @@ class Parser {
     Body body;
     body.name = attr(el, "name") ? attr(el, "name").value : "";
     body.parent = parent;
-    body.pos0_W = parent_W.pos + parent_W.quat * vec3(attr(el, "pos"));
+    const Attr pos = attr(el, "pos");
+    body.pos0_W = parent_W.pos + parent_W.quat * bounded(pos, vec3(pos), limits::kPosition);
     body.quat0_WB = (parent_W.quat * orientation(el)).normalized();
     model_.bodies.push_back(body);
     const Frame self{body.pos0_W, body.quat0_WB};
@@ -526,6 +560,10 @@ class Parser {
       if (!(min_eig > 0))
         fail(mass_line,
              label + " moves but its inertia is not positive definite (smallest eigenvalue " + num(min_eig) + ")");
+      const std::string why = range_violation(limits::kMass, mp.mass);
+      if (!why.empty()) fail(mass_line, label + ": mass " + why);
+      const std::string triangle = inertia_triangle_violation(mp.inertia);
+      if (!triangle.empty()) fail(mass_line, label + ": " + triangle);
     }
     Body& b = model_.bodies[id];
     b.mass = mp.mass;
@@ -569,7 +607,8 @@ class Parser {
     if (j.type == JointType::Free) {
       if (attr(el, "pos")) warn(attr(el, "pos").line, "pos of free joint " + label + " is ignored");
     } else {
-      j.anchor_B = vec3(attr(el, "pos", def));
+      const Attr pos = attr(el, "pos", def);
+      j.anchor_B = bounded(pos, vec3(pos), limits::kPosition);
     }
     if (j.type == JointType::Hinge || j.type == JointType::Slide) {
       const Attr a = attr(el, "axis", def);
@@ -584,8 +623,8 @@ class Parser {
     if (range) {
       r = reals(range, 2, 2);
       const Real scale = (j.type == JointType::Hinge || j.type == JointType::Ball) ? angle_scale() : 1.0;
-      j.range_lo = r[0] * scale;
-      j.range_hi = r[1] * scale;
+      j.range_lo = bounded(range, r[0] * scale, limits::kJointRange);
+      j.range_hi = bounded(range, r[1] * scale, limits::kJointRange);
     }
     if (j.limited) {
       if (j.type == JointType::Free) fail(el->GetLineNum(), label + " cannot be limited");
@@ -594,8 +633,8 @@ class Parser {
       if (j.type == JointType::Ball ? !(j.range_hi > 0) : !(j.range_lo < j.range_hi))
         fail(range.line, label + ": invalid range " + num(r[0]) + " " + num(r[1]));
     }
-    j.damping = nonnegative(attr(el, "damping", def), 0);
-    j.armature = nonnegative(attr(el, "armature", def), 0);
+    j.damping = bounded(attr(el, "damping", def), nonnegative(attr(el, "damping", def), 0), limits::kGain);
+    j.armature = bounded(attr(el, "armature", def), nonnegative(attr(el, "armature", def), 0), limits::kArmature);
 
     j.qpos_adr = model_.nq;
     j.qvel_adr = model_.nv;
@@ -664,10 +703,11 @@ class Parser {
                           " size value(s), got " + std::to_string(size.size()));
     for (size_t i = 0; i < needed; ++i)
       if (!(size[i] > 0)) fail(size_line, label + ": size[" + std::to_string(i) + "] must be > 0, got " + num(size[i]));
+    if (size_attr) bounded(size_attr, size, limits::kMargin);  // >= 0 where unused, > 0 where needed (above)
     for (size_t i = 0; i < size.size(); ++i) g.size[i] = size[i];
 
     if (fromto) {
-      const std::vector<Real> v = reals(fromto, 6, 6);
+      const std::vector<Real> v = bounded(fromto, reals(fromto, 6, 6), limits::kPosition);
       const Vec3 a(v[0], v[1], v[2]), b(v[3], v[4], v[5]);
       const Real length = (b - a).norm();
       if (length < 1e-10) fail(fromto.line, label + ": fromto has zero length");
@@ -682,21 +722,24 @@ class Parser {
         g.size[1] = 0.5 * length;
       }
     } else {
-      g.pos_B = vec3(attr(el, "pos"));
+      const Attr pos = attr(el, "pos");
+      g.pos_B = bounded(pos, vec3(pos), limits::kPosition);
       g.quat_BG = orientation(el);
     }
 
     if (const Attr f = attr(el, "friction", def)) {
       g.friction = reals(f, 1, 3)[0];
       if (g.friction < 0) fail(f.line, where(f) + " must be >= 0, got " + num(g.friction));
+      bounded(f, g.friction, limits::kFriction);
     }
     g.contype = bitmask(attr(el, "contype", def));
     g.conaffinity = bitmask(attr(el, "conaffinity", def));
-    g.margin = nonnegative(attr(el, "margin", def), 0);
+    g.margin = bounded(attr(el, "margin", def), nonnegative(attr(el, "margin", def), 0), limits::kMargin);
 
     const Attr mass_attr = attr(el, "mass", def);
     const Real density = nonnegative(attr(el, "density", def), 1000.0);
-    const Real mass = mass_attr ? nonnegative(mass_attr, 0) : density * geom_volume(g.type, g.size);
+    const Real mass = mass_attr ? bounded(mass_attr, nonnegative(mass_attr, 0), limits::kMassValue)
+                                : density * geom_volume(g.type, g.size);
     if (acc && g.type != GeomType::Plane)
       acc->add(mass, g.pos_B, g.quat_BG.toRotationMatrix(), geom_principal_inertia(g.type, g.size, mass));
     model_.geoms.push_back(g);
@@ -706,22 +749,25 @@ class Parser {
     check_attributes(el,
                      {"pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "mass", "diaginertia", "fullinertia"});
     MassProperties mp;
-    mp.com = vec3(require(el, "pos"));
+    const Attr pos = require(el, "pos");
+    mp.com = bounded(pos, vec3(pos), limits::kPosition);
     const Attr m = require(el, "mass");
     mp.mass = real(m);
     if (mp.mass < 0) fail(m.line, where(m) + " must be >= 0, got " + num(mp.mass));
+    bounded(m, mp.mass, limits::kMassValue);
     const Attr diag = attr(el, "diaginertia"), full = attr(el, "fullinertia");
     if (diag && full) fail(el->GetLineNum(), "<inertial> has both diaginertia and fullinertia");
     const Quat q = orientation(el);
     if (diag) {
       const Vec3 d = vec3(diag);
       if (d.minCoeff() < 0) fail(diag.line, where(diag) + " must be >= 0");
+      bounded(diag, d, limits::kInertiaDiagonal);
       const Mat3 R = q.toRotationMatrix();
       mp.inertia = R * d.asDiagonal() * R.transpose();
     } else if (full) {
       for (const char* o : {"quat", "axisangle", "euler", "xyaxes", "zaxis"})
         if (attr(el, o)) fail(el->GetLineNum(), "<inertial> with fullinertia cannot also have an orientation");
-      const std::vector<Real> v = reals(full, 6, 6);  // Ixx Iyy Izz Ixy Ixz Iyz
+      const std::vector<Real> v = bounded(full, reals(full, 6, 6), limits::kInertia);  // Ixx Iyy Izz Ixy Ixz Iyz
       mp.inertia << v[0], v[3], v[4], v[3], v[1], v[5], v[4], v[5], v[2];
     }
     return mp;
@@ -768,7 +814,8 @@ class Parser {
       if (e.body1 == e.body2) fail(el->GetLineNum(), describe(el) + " connects a body to itself");
       const Frame f1 = body_frame0(e.body1), f2 = body_frame0(e.body2);
       if (connect) {
-        e.anchor1 = vec3(require(el, "anchor"));
+        const Attr anchor = require(el, "anchor");
+        e.anchor1 = bounded(anchor, vec3(anchor), limits::kPosition);
         const Vec3 p_W = f1.pos + f1.quat * e.anchor1;
         e.anchor2 = f2.quat.conjugate() * (p_W - f2.pos);
       } else {
@@ -777,6 +824,7 @@ class Parser {
         if (const Attr rp = attr(el, "relpose")) {
           // MuJoCo: a zero quaternion in relpose means "take it from qpos0".
           const std::vector<Real> v = reals(rp, 7, 7);
+          for (int i = 0; i < 3; ++i) bounded_entry(rp, i, v[i], limits::kPosition);
           const Quat q(v[3], v[4], v[5], v[6]);
           if (q.norm() > 1e-10) {
             e.anchor1 = Vec3(v[0], v[1], v[2]);
@@ -809,12 +857,12 @@ class Parser {
     } else if (is(el, "position")) {
       check_attributes(el, {"name", "joint", "gear", "ctrlrange", "ctrllimited", "kp", "kv"});
       a.type = ActuatorType::Position;
-      a.kp = real(attr(el, "kp"), 1.0);
-      a.kv = nonnegative(attr(el, "kv"), 0.0);
+      a.kp = bounded(attr(el, "kp"), real(attr(el, "kp"), 1.0), limits::kGain);
+      a.kv = bounded(attr(el, "kv"), nonnegative(attr(el, "kv"), 0.0), limits::kGain);
     } else {
       check_attributes(el, {"name", "joint", "gear", "ctrlrange", "ctrllimited", "kv"});
       a.type = ActuatorType::Velocity;
-      a.kp = real(attr(el, "kv"), 1.0);  // Actuator::kp holds the velocity gain
+      a.kp = bounded(attr(el, "kv"), real(attr(el, "kv"), 1.0), limits::kGain);  // Actuator::kp holds the velocity gain
     }
     const int id = static_cast<int>(model_.actuators.size());
     register_name(actuator_names_, el, id, "actuator");
@@ -830,14 +878,14 @@ class Parser {
       fail(el->GetLineNum(), label + ": only a <motor> (6-number gear) can drive a free joint");
 
     if (const Attr g = attr(el, "gear")) {
-      const std::vector<Real> v = reals(g, 1, 6);
+      const std::vector<Real> v = bounded(g, reals(g, 1, 6), limits::kGear);
       a.gear.setZero();
       for (size_t i = 0; i < v.size(); ++i) a.gear[i] = v[i];
     }
     const Attr range = attr(el, "ctrlrange");
     a.ctrl_limited = limited(attr(el, "ctrllimited"), bool(range));
     if (range) {
-      const std::vector<Real> r = reals(range, 2, 2);
+      const std::vector<Real> r = bounded(range, reals(range, 2, 2), limits::kControl);
       a.ctrl_lo = r[0];
       a.ctrl_hi = r[1];
     }
@@ -865,6 +913,7 @@ class Parser {
       const std::string restitution = "contactlab.restitution", ctrl = "contactlab.ctrl.";
       if (name == "contactlab.duration") {
         if (v.size() != 1 || !(v[0] > 0)) fail(line, name + " needs one number > 0");
+        if (const std::string why = range_violation(limits::kDuration, v[0]); !why.empty()) fail(line, name + " " + why);
         model_.default_duration = v[0];
       } else if (name == restitution) {
         model_.restitution_default = restitution_value(v, name, line);
@@ -909,6 +958,8 @@ class Parser {
     for (size_t i = 0; i < v.size(); i += 2) {
       if (!s.times.empty() && !(v[i] > s.times.back()))
         fail(line, name + ": times must strictly increase (" + num(s.times.back()) + " then " + num(v[i]) + ")");
+      if (const std::string why = range_violation(limits::kControl, v[i + 1]); !why.empty())
+        fail(line, name + ": value " + why);
       s.times.push_back(v[i]);
       s.values.push_back(v[i + 1]);
     }
@@ -929,13 +980,13 @@ class Parser {
       Keyframe k;
       k.name = attr(el, "name") ? attr(el, "name").value : "";
       if (const Attr q = attr(el, "qpos")) {
-        k.qpos = reals(q);
+        k.qpos = bounded(q, reals(q), limits::kPosition);
         if (static_cast<int>(k.qpos.size()) != model_.nq)
           fail(q.line, "keyframe " + describe(el) + ": qpos has " + std::to_string(k.qpos.size()) +
                            " numbers, the model has nq = " + std::to_string(model_.nq));
       }
       if (const Attr q = attr(el, "qvel")) {
-        k.qvel = reals(q);
+        k.qvel = bounded(q, reals(q), limits::kSpeed);
         if (static_cast<int>(k.qvel.size()) != model_.nv)
           fail(q.line, "keyframe " + describe(el) + ": qvel has " + std::to_string(k.qvel.size()) +
                            " numbers, the model has nv = " + std::to_string(model_.nv));

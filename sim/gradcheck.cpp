@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
+
+#include "sim/run_parameters.hpp"
 
 namespace contactlab {
 
@@ -32,11 +35,27 @@ Real rollout_loss(const RolloutSpec& spec, const std::string& loss_spec, const G
 
 std::vector<Real> finite_difference_gradient(const RolloutSpec& spec, const std::string& loss,
                                              const std::vector<GradInput>& inputs, Real eps) {
-  if (!(eps > 0) || !std::isfinite(eps)) throw std::invalid_argument("--eps must be positive");
+  check_finite_difference_step(eps, "--eps");
+  std::ostringstream eps_text;
+  eps_text << eps;
+  // The unperturbed rollout was valid (the caller ran it); a perturbed one the
+  // model or the run refuses is the step's fault: say so, naming --eps.
+  auto perturbed_loss = [&](const GradInput& in, Real e) {
+    try {
+      return rollout_loss(spec, loss, &in, e);
+    } catch (const std::invalid_argument& why) {
+      throw std::invalid_argument(parameter_error("--eps", eps_text.str(),
+                                                  "too large: " + in.text + " perturbed by " + (e > 0 ? "+" : "-") +
+                                                      eps_text.str() + " is refused (" + why.what() +
+                                                      "); give a smaller --eps"));
+    } catch (const std::runtime_error& why) {
+      throw std::runtime_error(std::string(why.what()) + " (in the finite-difference rollout with " + in.text +
+                               " perturbed by " + (e > 0 ? "+" : "-") + eps_text.str() + ", --eps)");
+    }
+  };
   std::vector<Real> out;
   out.reserve(inputs.size());
-  for (const GradInput& in : inputs)
-    out.push_back((rollout_loss(spec, loss, &in, eps) - rollout_loss(spec, loss, &in, -eps)) / (2 * eps));
+  for (const GradInput& in : inputs) out.push_back((perturbed_loss(in, eps) - perturbed_loss(in, -eps)) / (2 * eps));
   return out;
 }
 
@@ -44,6 +63,7 @@ std::vector<GradCheckEntry> compare_gradients(const std::vector<GradInput>& inpu
                                               const std::vector<Real>& fd, const GradCheckOptions& options) {
   if (analytic.size() != inputs.size() || fd.size() != inputs.size())
     throw std::invalid_argument("compare_gradients: sizes differ");
+  check_tolerance(options.tolerance, "--tol");
   std::vector<GradCheckEntry> out;
   for (size_t i = 0; i < inputs.size(); ++i) {
     GradCheckEntry e;

@@ -1,5 +1,7 @@
 #include "sim/rollout.hpp"
 
+#include "sim/run_parameters.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -112,6 +114,7 @@ void Rollout::run(PreparedRollout& r, long checkpoint_interval) {
 
 GradientResult Rollout::gradient(PreparedRollout& r, const Loss& loss, const std::vector<GradInput>& inputs,
                                  const StepAdjointOptions& options) {
+  check_input_steps(inputs, steps_, "--wrt");
   if (!adjoint_) throw std::logic_error("Rollout::gradient before Rollout::run");
   const Model& model = r.sim.model();
   const Data& final_state = r.sim.data();

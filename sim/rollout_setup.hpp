@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,9 +20,11 @@ struct RolloutSpec {
   std::string scene;                        // built-in name or MJCF path (the label of messages)
   std::shared_ptr<const Model> model;       // the scene as read (io/scene_library.hpp: load_scene)
   std::string contact = "desaxce", solver = "padmm", scheme = "velocity";
-  double dt = 0;          // 0: the file's timestep
-  double duration = -1;   // s; -1: not given
-  long steps = -1;        // -1: not given (duration, else the scene's default duration)
+  // Not given: the file's timestep; the scene's contactlab.duration. A value
+  // given is checked (sim/run_parameters.hpp): --dt 0 or --steps -1 are refused.
+  std::optional<double> dt;        // s
+  std::optional<double> duration;  // s
+  std::optional<long> steps;       // instead of duration
   std::vector<std::string> sets;   // KEY=VALUE
   std::string keyframe;
   std::vector<std::string> ctrls;  // ACTUATOR=VALUE, held for the whole run
@@ -38,8 +41,11 @@ struct ControlOverrides {
   void apply(Data& data) const;
 };
 
+// `steps`: the run's step count; a table row for a later step is refused (-1: not checked).
+// Control values are bounded (limits::kControl); table steps are non-negative
+// integers, each at most once; a trailing '\r' (CRLF files) is ignored.
 ControlOverrides parse_control_overrides(const std::vector<std::string>& ctrls, const std::string& ctrl_file,
-                                         const Model& model);
+                                         const Model& model, long steps = -1);
 
 // Hooks for perturbed reruns (finite differences): edit the model before the
 // simulation is built, the state after reset.

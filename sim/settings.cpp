@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "core/model_limits.hpp"
+
 namespace contactlab {
 
 namespace {
@@ -29,6 +31,13 @@ bool split_key(const std::string& key, const std::string& prefix, const std::str
   return true;
 }
 
+// The bounds of core/model_limits.hpp (the ones the MJCF reader and Model::validate apply).
+Real within(const Range& r, Real v) {
+  const std::string why = range_violation(r, v);
+  if (!why.empty()) throw std::invalid_argument(why);
+  return v;
+}
+
 void set_body_mass(Body& body, Real m, const std::string& key) {
   if (!(body.mass > 0))
     throw std::invalid_argument("model override '" + key + "': body '" + body.name + "' has no mass to rescale");
@@ -45,6 +54,8 @@ void apply_model_override(Model& model, const std::string& key, const std::strin
     if (b < 0) throw std::invalid_argument("model override '" + key + "': unknown body '" + name + "'");
     const Real m = parse_override_value(key, value);
     if (!(m > 0)) throw std::invalid_argument("model override '" + key + "': mass must be > 0, got " + value);
+    const std::string why = range_violation(limits::kMass, m);
+    if (!why.empty()) throw std::invalid_argument("model override '" + key + "': mass " + why);
     set_body_mass(model.bodies[b], m, key);
     return;
   }
@@ -53,6 +64,8 @@ void apply_model_override(Model& model, const std::string& key, const std::strin
     if (g < 0) throw std::invalid_argument("model override '" + key + "': unknown geom '" + name + "'");
     const Real mu = parse_override_value(key, value);
     if (mu < 0) throw std::invalid_argument("model override '" + key + "': friction must be >= 0, got " + value);
+    const std::string why = range_violation(limits::kFriction, mu);
+    if (!why.empty()) throw std::invalid_argument("model override '" + key + "': friction " + why);
     model.geoms[g].friction = mu;
     return;
   }
@@ -78,14 +91,14 @@ void bind_model_parameters(OptionSet& set, Model& model) {
     set.add_number(key, "kg, the body's mass (its inertia scaled by the same ratio)", [body] { return body->mass; },
                    [body, key](Real m) {
                      if (!(m > 0)) throw std::invalid_argument("mass must be > 0");
-                     set_body_mass(*body, m, key);
+                     set_body_mass(*body, within(limits::kMass, m), key);
                    });
   }
   for (Geom& g : model.geoms) {
     if (g.name.empty()) continue;
     Geom* geom = &g;
     set.add_number("geom." + g.name + ".friction", "sliding friction coefficient (a pair takes the larger)",
-                   [geom] { return geom->friction; }, [geom](Real mu) { geom->friction = mu; }, 0);
+                   [geom] { return geom->friction; }, [geom](Real mu) { geom->friction = within(limits::kFriction, mu); }, 0);
   }
   for (Actuator& a : model.actuators) {
     if (a.name.empty()) continue;
@@ -93,13 +106,13 @@ void bind_model_parameters(OptionSet& set, Model& model) {
     const std::string prefix = "actuator." + a.name + ".";
     if (a.type == ActuatorType::Position) {
       set.add_number(prefix + "kp", "N/m or N m/rad, the position servo's stiffness", [act] { return act->kp; },
-                     [act](Real k) { act->kp = k; }, 0);
+                     [act](Real k) { act->kp = within(limits::kGain, k); }, 0);
       set.add_number(prefix + "kv", "N s/m or N m s/rad, the position servo's damping", [act] { return act->kv; },
-                     [act](Real k) { act->kv = k; }, 0);
+                     [act](Real k) { act->kv = within(limits::kGain, k); }, 0);
     } else if (a.type == ActuatorType::Velocity) {
       // A velocity servo keeps its gain (MJCF kv) in Actuator::kp.
       set.add_number(prefix + "kv", "N s/m or N m s/rad, the velocity servo's gain", [act] { return act->kp; },
-                     [act](Real k) { act->kp = k; }, 0);
+                     [act](Real k) { act->kp = within(limits::kGain, k); }, 0);
     }
   }
 }

@@ -16,6 +16,7 @@
 #include "io/mjcf.hpp"
 #include "io/scene_library.hpp"
 #include "sim/peer_engine.hpp"
+#include "sim/run_parameters.hpp"
 
 namespace contactlab {
 
@@ -251,6 +252,7 @@ ComboAtDt parse_combo_at_dt(const std::string& text) {
   r.dt = std::strtod(dt.c_str(), &end);
   if (dt.empty() || *end != '\0' || !std::isfinite(r.dt) || r.dt <= 0)
     throw std::invalid_argument("bad time step '" + dt + "' in reference '" + text + "': expected a positive number of seconds");
+  check_time_step(r.dt, "--reference " + text + ": time step");
   return r;
 }
 
@@ -381,7 +383,7 @@ ComparisonRun run_comparison(const Model& model, const std::string& scene, const
     const Model& m = sim.model();
     Data& d = sim.data();
     d.solve_stats.record_history = true;  // cheap next to a solve; copied out below only on a new maximum
-    const long n = std::max(1L, static_cast<long>(std::llround(duration / dt)));
+    const long n = std::max(1L, steps_for_duration(duration, dt, "a duration of " + std::to_string(duration) + " s"));
     RunObservers observers(reference, m, d, trajectory);
 
     for (long s = 0; s < n; ++s) {
@@ -434,7 +436,7 @@ ComparisonRun run_peer_comparison(const Model& model, const std::string& scene, 
     const Model& m = sim.model();
     Data& d = sim.data();
     peer.read_state(d);
-    const long n = std::max(1L, static_cast<long>(std::llround(duration / dt)));
+    const long n = std::max(1L, steps_for_duration(duration, dt, "a duration of " + std::to_string(duration) + " s"));
     RunObservers observers(reference, m, d, trajectory);
     for (long s = 0; s < n; ++s) {
       sim.apply_scheduled_controls();

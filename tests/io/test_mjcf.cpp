@@ -301,9 +301,9 @@ TEST_CASE("mjcf: several geoms combine with the parallel-axis theorem") {
   CHECK(n.bodies[0].com_B.isApprox(Vec3(0.1, 0.2, 0.3)));
   CHECK(n.bodies[0].inertia_B.diagonal().isApprox(Vec3(2, 1, 3)));
   const Model f = load(R"(<worldbody><body><freejoint/>
-      <inertial pos="0 0 0" mass="2" fullinertia="1 2 3 0.1 0.2 0.3"/></body></worldbody>)");
-  Mat3 full;
-  full << 1, 0.1, 0.2, 0.1, 2, 0.3, 0.2, 0.3, 3;
+      <inertial pos="0 0 0" mass="2" fullinertia="2 2.5 3 0.1 0.2 0.3"/></body></worldbody>)");
+  Mat3 full;  // principal moments satisfying the triangle inequality (1 2 3 + these products did not)
+  full << 2, 0.1, 0.2, 0.1, 2.5, 0.3, 0.2, 0.3, 3;
   CHECK(f.bodies[0].inertia_B.isApprox(full));
 }
 
