@@ -112,6 +112,7 @@ int run_command(const RunRequest& rq) {
         // solver's iterations; residuals and joint violation do not apply
         // (generalised coordinates; its own soft-constraint solver).
         peer->read_state(sim.data());
+        check_finite_state(m, sim.data());  // the peer's state too: no non-finite row in a result
         StepMetrics& pm = sim.data().metrics;
         pm = StepMetrics{};
         pm.num_contacts = peer->num_contacts();

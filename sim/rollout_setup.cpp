@@ -33,6 +33,7 @@ void read_control_table(const std::string& path, const Model& model, long steps,
   std::string line;
   if (!read_line(in, line))
     throw std::invalid_argument(path + ":1: empty control file (expected header step,ACTUATOR,...)");
+  if (line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);  // a UTF-8 byte order mark (spreadsheets write one)
   {
     std::stringstream ss(line);
     std::string cell;
@@ -91,7 +92,7 @@ ControlOverrides parse_control_overrides(const std::vector<std::string>& ctrls, 
     const auto eq = kv.find('=');
     if (eq == std::string::npos) throw std::invalid_argument("bad --ctrl '" + kv + "': expected ACTUATOR=VALUE");
     const int a = model.find_actuator(kv.substr(0, eq));
-    if (a < 0) throw std::invalid_argument("unknown actuator '" + kv.substr(0, eq) + "' in --ctrl");
+    if (a < 0) throw std::invalid_argument("unknown actuator '" + printable(kv.substr(0, eq)) + "' in --ctrl");
     const std::string v = kv.substr(eq + 1);
     out.constant.emplace_back(a, parse_control_value(v, "bad value '" + v + "' in --ctrl " + kv, "--ctrl " + kv));
   }

@@ -45,12 +45,16 @@ void Simulation::step(Real h) {
   if (!(h > 0) || !std::isfinite(h)) throw std::invalid_argument("time step must be positive and finite");
   if (options_changed_) validate_options();
   scheme_->step(model_, data_, *law_, *solver_, h);
-  for (int b = 0; b < model_.num_bodies(); ++b) {
-    const bool finite = data_.x_W[b].allFinite() && data_.v_W[b].allFinite() && data_.w_W[b].allFinite() &&
-                        data_.q_WB[b].coeffs().allFinite();
+  check_finite_state(model_, data_);
+}
+
+void check_finite_state(const Model& model, const Data& data) {
+  for (int b = 0; b < model.num_bodies(); ++b) {
+    const bool finite = data.x_W[b].allFinite() && data.v_W[b].allFinite() && data.w_W[b].allFinite() &&
+                        data.q_WB[b].coeffs().allFinite();
     if (!finite)
-      throw std::runtime_error("simulation diverged at step " + std::to_string(data_.step) + " (t = " +
-                               std::to_string(data_.time) + " s): body '" + model_.bodies[b].name +
+      throw std::runtime_error("simulation diverged at step " + std::to_string(data.step) + " (t = " +
+                               std::to_string(data.time) + " s): body '" + model.bodies[b].name +
                                "' has a non-finite state");
   }
 }

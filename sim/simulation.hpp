@@ -65,4 +65,10 @@ class Simulation {
   Data data_;
 };
 
+// Throws std::runtime_error "simulation diverged at step N (t = T s): body
+// 'NAME' has a non-finite state" when a body's pose or twist is not finite.
+// Simulation::step calls it after every step; a peer engine's run calls it on
+// the state read back.
+void check_finite_state(const Model& model, const Data& data);
+
 }  // namespace contactlab

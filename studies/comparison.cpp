@@ -445,6 +445,7 @@ ComparisonRun run_peer_comparison(const Model& model, const std::string& scene, 
       peer.step(d.ctrl);
       wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       peer.read_state(d);
+      check_finite_state(m, d);  // as contactlab's own runs: a failed row naming the step and body
       r.steps++;
       iterations += peer.solver_iterations();
       r.max_iterations = std::max(r.max_iterations, peer.solver_iterations());

@@ -157,9 +157,9 @@ TEST_CASE("reliability: run parameters out of range are refused naming the flag 
   for (const Row& row : rows) check_refused(row, dir.path + "/out");
 }
 
-TEST_CASE("reliability: a control file written with CRLF line ends runs") {
+TEST_CASE("reliability: a control file written with CRLF line ends and a byte order mark runs") {
   TempDir dir;
-  const std::string crlf = dir.file("crlf.csv", "step,push\r\n0,5\r\n1,5\r\n");
+  const std::string crlf = dir.file("crlf.csv", "\xEF\xBB\xBFstep,push\r\n0,5\r\n1,5\r\n");  // with a BOM
   const std::string lf = dir.file("lf.csv", "step,push\n0,5\n1,5\n");
   const std::string out_crlf = dir.path + "/crlf_out.csv", out_lf = dir.path + "/lf_out.csv";
   const auto a = run_binary("run box_ramp --steps 3 --ctrl-file " + crlf + " --out " + out_crlf);
