@@ -239,8 +239,7 @@ int bench_problems_cli(const std::vector<std::string>& args) {
   try {
     if (paths.empty()) throw std::invalid_argument("missing DIR (a directory of .dat / .hdf5 problems)");
     check_tolerance(tol, "--tol");
-    if (!(time_limit > 0) || !std::isfinite(time_limit))
-      throw std::invalid_argument("--time-limit must be a positive, finite number of seconds");
+    check_time_limit(time_limit);
     if (!peer.empty() && peer != "siconos") throw std::invalid_argument("--peer: unknown peer '" + peer + "' (known: siconos)");
     if (peer == "siconos" && !siconos_peer_built())
       throw std::invalid_argument("--peer siconos: contactlab was built without Siconos numerics "

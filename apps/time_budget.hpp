@@ -11,19 +11,21 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/run_parameters.hpp"
+
 namespace contactlab {
 
 // Exit status of a command stopped by --time-limit (1: error, 2: usage).
 constexpr int kTimeLimitExit = 3;
 
-// Seconds from --time-limit's text: positive and finite, else
-// std::invalid_argument naming --time-limit.
+// Seconds from --time-limit's text: a number (else std::invalid_argument
+// naming --time-limit), then the rule of sim/run_parameters.hpp.
 inline double parse_time_limit(const std::string& text) {
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(v) || !(v > 0))
-    throw std::invalid_argument("--time-limit '" + text + "': expected a positive, finite number of seconds");
-  return v;
+  if (text.empty() || *end != '\0')
+    throw std::invalid_argument(parameter_error("--time-limit", text, "not a number"));
+  return check_time_limit(v);
 }
 
 inline std::string format_seconds(double s) {

@@ -84,6 +84,12 @@ double check_tolerance(double tol, const std::string& flag) {
   return tol;
 }
 
+double check_time_limit(double seconds, const std::string& flag) {
+  if (!(std::isfinite(seconds) && seconds > 0))
+    throw std::invalid_argument(parameter_error(flag, text(seconds), "must be a finite number of seconds > 0"));
+  return seconds;
+}
+
 double check_finite_difference_step(double eps, const std::string& flag) {
   return in_range(limits::kFiniteDifferenceStep, eps, flag);
 }

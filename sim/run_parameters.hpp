@@ -52,6 +52,9 @@ double check_control(double value, const std::string& what);
 long parse_step_number(const std::string& text, const std::string& what);
 // A tolerance (gradcheck --tol, solve --tol, bench-problems --tol): finite and > 0.
 double check_tolerance(double tol, const std::string& flag = "--tol");
+// A wall-clock budget, s (run/compare/solve --time-limit, bench-problems'
+// per-solve --time-limit): finite and > 0.
+double check_time_limit(double seconds, const std::string& flag = "--time-limit");
 // gradcheck --eps: finite, in limits::kFiniteDifferenceStep.
 double check_finite_difference_step(double eps, const std::string& flag = "--eps");
 // Every ctrl:NAME@STEP input names a step the run takes (0 .. steps-1).

@@ -171,12 +171,12 @@ TEST_CASE("reliability outputs: each bad target fails naming it and leaves no re
       {run + " --out {d}/o.txt --json", 1, "--out '{d}/o.txt' is the file standard output is redirected to", {}, {},
        "{d}/o.txt"},
       // --time-limit: positive and finite, named in the message, exit 2.
-      {run + " --time-limit 0 --out {d}/t.csv", 2, "--time-limit '0'", {"{d}/t.csv"}, {}, ""},
-      {run + " --time-limit=-1 --out {d}/t.csv", 2, "--time-limit '-1'", {"{d}/t.csv"}, {}, ""},
-      {run + " --time-limit nan --out {d}/t.csv", 2, "--time-limit 'nan'", {"{d}/t.csv"}, {}, ""},
-      {run + " --time-limit inf --out {d}/t.csv", 2, "--time-limit 'inf'", {"{d}/t.csv"}, {}, ""},
-      {"solve {d}/rover.dat --time-limit 0", 2, "--time-limit '0'", {}, {}, ""},
-      {"compare box_ramp --time-limit=-inf", 2, "--time-limit '-inf'", {}, {}, ""},
+      {run + " --time-limit 0 --out {d}/t.csv", 2, "--time-limit 0: ", {"{d}/t.csv"}, {}, ""},
+      {run + " --time-limit=-1 --out {d}/t.csv", 2, "--time-limit -1: ", {"{d}/t.csv"}, {}, ""},
+      {run + " --time-limit nan --out {d}/t.csv", 2, "--time-limit nan: ", {"{d}/t.csv"}, {}, ""},
+      {run + " --time-limit inf --out {d}/t.csv", 2, "--time-limit inf: ", {"{d}/t.csv"}, {}, ""},
+      {"solve {d}/rover.dat --time-limit 0", 2, "--time-limit 0: ", {}, {}, ""},
+      {"compare box_ramp --time-limit=-inf", 2, "--time-limit -inf: ", {}, {}, ""},
       // The time limit reached: exit 3, the message says where, no result file.
       {"run stacked_boxes --steps 100000000 --time-limit 0.2 --out {d}/t.csv --stats {d}/st.csv", 3,
        "contactlab run: time limit of 0.2 s reached at step ", {"{d}/t.csv", "{d}/st.csv"}, {}, ""},
