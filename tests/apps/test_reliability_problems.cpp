@@ -32,10 +32,18 @@ namespace {
 namespace fs = std::filesystem;
 using contactlab::test_cli::CliResult;
 
+// This process's scratch folder, removed when the process ends.
 std::string temp_dir() {
-  const fs::path dir = fs::temp_directory_path() / ("contactlab_reliability_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir.string();
+  struct Folder {
+    fs::path path = fs::temp_directory_path() / ("contactlab_reliability_" + std::to_string(::getpid()));
+    Folder() { fs::create_directories(path); }
+    ~Folder() {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  };
+  static const Folder folder;
+  return folder.path.string();
 }
 
 std::string write_file(const std::string& name, const std::string& text) {
