@@ -64,6 +64,11 @@ class TokenStream {
                                 ", found " + found);
   }
 
+  // At a given line, with the message as it stands ("PATH:LINE: expected WHAT").
+  [[noreturn]] void fail_at(int line, const std::string& what) const {
+    throw std::invalid_argument(path_ + ":" + std::to_string(line) + ": expected " + what);
+  }
+
   const std::string& peek(const std::string& what) const {
     if (!has_) fail(what);
     return word_;
@@ -182,9 +187,12 @@ struct Entries {
 };
 
 void read_dense(TokenStream& in, Entries& W) {
+  const int line = in.line();
   const long rows = in.integer("the dense matrix row count", 0, kMaxRows);
   const long cols = in.integer("the dense matrix column count", 0, kMaxRows);
-  if (rows != W.rows() || cols != W.cols()) in.fail("a dense block of the declared size " + std::to_string(W.rows()));
+  if (rows != W.rows() || cols != W.cols())
+    in.fail_at(line, "a dense block of the declared size " + std::to_string(W.rows()) + " x " +
+                         std::to_string(W.cols()) + ", found " + std::to_string(rows) + " x " + std::to_string(cols));
   for (long j = 0; j < cols; ++j)  // stored column by column
     for (long i = 0; i < rows; ++i) W.add(i, j, in.real("matrix entry (" + std::to_string(i) + ", " + std::to_string(j) + ")"));
 }
@@ -310,9 +318,13 @@ FrictionContactProblem read_siconos_dat(const std::string& path) {
   p.num_contacts = static_cast<int>(in.integer("the number of contacts", 1, Fc3dLimits::max_contacts));
   p.storage = static_cast<int>(in.integer("the matrix storage (0 dense, 1 sparse block, 2 sparse)", 0, 2));
   const long m = 3L * p.num_contacts;
+  const int size_line = in.line();
   const long size0 = in.integer("the matrix row count", 0, kMaxRows);
   const long size1 = in.integer("the matrix column count", 0, kMaxRows);
-  if (size0 != m || size1 != m) in.fail("a " + std::to_string(m) + " x " + std::to_string(m) + " matrix (3 rows per contact)");
+  if (size0 != m || size1 != m)
+    throw std::invalid_argument(path + ":" + std::to_string(size_line) + ": expected a " + std::to_string(m) + " x " +
+                                std::to_string(m) + " matrix (3 rows per contact), found " + std::to_string(size0) +
+                                " x " + std::to_string(size1));
   Entries entries;
   entries.in = &in;
   entries.size = m;
