@@ -285,3 +285,29 @@ TEST_CASE("reliability problems: every bad .hdf5 input exits 1 naming the file a
   for (const Row& r : rows) check_rejected(r, "");
 }
 #endif
+
+TEST_CASE("reliability problems: --delassus dense over its memory limit is refused before it allocates") {
+  // 20000 independent contacts in sparse-block storage: W held dense would be
+  // 60000^2 doubles, 27 GiB, over Fc3dLimits::max_dense_bytes (4 GiB).
+  const int nc = 20000;
+  std::string text = "3\n" + std::to_string(nc) + "\n1\n" + std::to_string(3 * nc) + "\n" + std::to_string(3 * nc) +
+                     "\n" + std::to_string(nc) + "\n" + std::to_string(nc) + "\n" + std::to_string(nc) + "\n";
+  std::string ends, pointers = "0", columns;
+  for (int k = 0; k < nc; ++k) {
+    ends += std::to_string(3 * (k + 1)) + " ";
+    pointers += " " + std::to_string(k + 1);
+    columns += std::to_string(k) + " ";
+  }
+  text += ends + "\n" + ends + "\n" + std::to_string(nc + 1) + "\n" + std::to_string(nc) + "\n" + pointers + "\n" +
+          columns + "\n";
+  for (int k = 0; k < nc; ++k) text += std::to_string(k) + "\n1 0 0 0 1 0 0 0 1\n";
+  for (int k = 0; k < nc; ++k) text += "-1 0 0 ";
+  text += "\n";
+  for (int k = 0; k < nc; ++k) text += "0.5 ";
+  const std::string path = write_file("block_diagonal_20000.dat", text + "\n");
+  const Row row{"dense over the limit", path, 0, "W held dense would take 27465 MiB"};
+  check_rejected(row, " --delassus dense");
+  // Held sparse, as auto chooses, the same problem solves.
+  const CliResult ok = contactlab::test_cli::run_binary("solve " + path + " --solver pgs");
+  CHECK(ok.status == 0);
+}
