@@ -107,6 +107,7 @@ ChildReport solve_in_child(const FrictionContactProblem& problem, const BenchSol
           const SiconosPeerResult sr = solve_with_siconos(problem, b.solver, siconos_tol, 10000);
           VecX u;
           const Fc3dErrors e = fc3d_errors(problem, sr.r, u);  // the same measure for every row
+          rep.solved = fc3d_success(e, tol);
           rep.iterations += sr.iterations;
           rep.error = e.relative;
           rep.siconos = e.siconos;
@@ -121,6 +122,7 @@ ChildReport solve_in_child(const FrictionContactProblem& problem, const BenchSol
         o.sets.insert(o.sets.end(), sets.begin(), sets.end());
         o.tol = tol;
         const Fc3dSolveResult r = solve_fc3d(problem, o);
+        rep.solved = r.success;
         rep.iterations = r.stats.iterations;
         rep.error = r.errors.relative;
         rep.siconos = r.errors.siconos;
@@ -130,7 +132,7 @@ ChildReport solve_in_child(const FrictionContactProblem& problem, const BenchSol
     } while (total < 0.02 && repeats < 100);
     rep.time_s = total / repeats;
     rep.finite = std::isfinite(rep.error);
-    rep.solved = rep.finite && rep.error <= tol;
+    rep.solved = rep.solved && rep.finite;
   } catch (const std::exception& e) {
     rep.finite = -1;
     std::snprintf(rep.message, sizeof rep.message, "%s", e.what());
@@ -267,6 +269,7 @@ int bench_problems_cli(const std::vector<std::string>& args) {
     csv << "problem,contacts,solver,status,iterations,time_s,relative_error,siconos_error\n";
     std::vector<std::vector<double>> times(problems.size(), std::vector<double>(solvers.size()));
     std::vector<int> solved(solvers.size(), 0);
+    std::vector<std::string> crashed;  // "SOLVER on PROBLEM": the command then exits 1
     int name_width = 10;
     for (const auto& p : problems) name_width = std::max(name_width, static_cast<int>(p.name.size()) + 2);
     std::cout << std::left << std::setw(name_width) << "problem" << std::setw(9) << "contacts";
@@ -285,6 +288,7 @@ int bench_problems_cli(const std::vector<std::string>& args) {
         const std::string cell = ok ? fmt(run.time_s * 1e3) + " ms" : run.status;
         std::cout << std::setw(20) << cell << std::flush;
         if (!run.message.empty()) std::cerr << "\n  " << solvers[s].label << " on " << problems[p].name << ": " << run.message << "\n";
+        if (run.status == "crashed") crashed.push_back(solvers[s].label + " on " + problems[p].name + " (" + run.message + ")");
       }
       std::cout << "\n";
       results_csv.check();  // a full disk stops the benchmark now
@@ -313,7 +317,8 @@ int bench_problems_cli(const std::vector<std::string>& args) {
     else
       run_gnuplot(out_dir, "performance_profile.gp");
     std::cout << "wrote " << out_dir << "/results.csv, profile.csv, performance_profile.png\n";
-    return 0;
+    for (const std::string& c : crashed) std::cerr << "contactlab bench-problems: error: " << c << " crashed\n";
+    return crashed.empty() ? 0 : 1;
   } catch (const std::exception& e) {
     std::cerr << "contactlab bench-problems: error: " << e.what() << std::endl;
     return 1;

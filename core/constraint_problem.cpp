@@ -1,7 +1,9 @@
 #include "core/constraint_problem.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace contactlab {
 
@@ -27,6 +29,11 @@ void ConstraintProblem::set_explicit(std::shared_ptr<const ExplicitDelassus> W, 
   const int m = static_cast<int>(q.size());
   if (!W || W->size() != m || m % 3 != 0 || mu_in.size() != m / 3)
     throw std::invalid_argument("explicit Delassus problem: W must be m x m, q of size m = 3 nc, mu of size nc");
+  if (!q.allFinite()) throw std::invalid_argument("explicit Delassus problem: q has a non-finite entry");
+  for (Eigen::Index k = 0; k < mu_in.size(); ++k)
+    if (!(mu_in[k] >= 0) || !std::isfinite(mu_in[k]))
+      throw std::invalid_argument("explicit Delassus problem: mu[" + std::to_string(k) +
+                                  "] must be finite and not negative");
   num_bodies = 0;
   num_bilateral = num_limit = 0;
   num_contacts = m / 3;

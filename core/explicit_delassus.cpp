@@ -1,5 +1,6 @@
 #include "core/explicit_delassus.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -16,17 +17,28 @@ void ExplicitDelassus::finish() {
   const long rows = is_sparse_ ? sparse_.rows() : dense_.rows();
   const long cols = is_sparse_ ? sparse_.cols() : dense_.cols();
   if (rows != cols) throw std::invalid_argument("explicit Delassus matrix: W must be square");
+  // Every solver multiplies by W: a NaN or inf entry would reach every
+  // iterate, so it is refused here, whoever built W.
+  const Real* values = is_sparse_ ? sparse_.valuePtr() : dense_.data();
+  const long stored = is_sparse_ ? static_cast<long>(sparse_.nonZeros()) : static_cast<long>(dense_.size());
+  Real scale = 0;  // the largest |entry| (0 for a zero or empty W)
+  for (long k = 0; k < stored; ++k) {
+    if (!std::isfinite(values[k])) throw std::invalid_argument("explicit Delassus matrix: W has a non-finite entry");
+    scale = std::max(scale, std::abs(values[k]));
+  }
   size_ = static_cast<int>(rows);
   diagonal_ = is_sparse_ ? VecX(sparse_.diagonal()) : VecX(dense_.diagonal());
-  // Symmetry: compare with the transpose, relative to the largest entry.
+  // Symmetry: compare with the transpose, relative to the largest entry (a
+  // zero W, or one with no stored entry, is symmetric).
+  Real asym = 0;
   if (is_sparse_) {
-    const SparseMat T = sparse_.transpose();
-    const Real scale = size_ ? Eigen::Map<const VecX>(sparse_.valuePtr(), sparse_.nonZeros()).cwiseAbs().maxCoeff() : 0;
-    symmetric_ = size_ == 0 || (SparseMat(sparse_ - T)).coeffs().cwiseAbs().maxCoeff() <= 1e-14 * scale;
-  } else {
-    const Real scale = size_ ? dense_.cwiseAbs().maxCoeff() : 0;
-    symmetric_ = size_ == 0 || (dense_ - dense_.transpose()).cwiseAbs().maxCoeff() <= 1e-14 * scale;
+    const SparseMat D = sparse_ - SparseMat(sparse_.transpose());
+    for (int j = 0; j < D.outerSize(); ++j)
+      for (SparseMat::InnerIterator it(D, j); it; ++it) asym = std::max(asym, std::abs(it.value()));
+  } else if (size_ > 0) {
+    asym = (dense_ - dense_.transpose()).cwiseAbs().maxCoeff();
   }
+  symmetric_ = asym <= 1e-14 * scale;
 }
 
 Real ExplicitDelassus::entry(int i, int j) const { return is_sparse_ ? sparse_.coeff(i, j) : dense_(i, j); }

@@ -15,6 +15,9 @@ using SparseMat = Eigen::SparseMatrix<Real, Eigen::ColMajor, int>;
 
 class ExplicitDelassus {
  public:
+  // Throw std::invalid_argument when W is not square or has a NaN or inf
+  // entry. A zero or singular W is accepted (solvers then report that they
+  // did not converge; io/fc3d_io.hpp's check_fc3d_problem refuses it).
   explicit ExplicitDelassus(MatX W);
   explicit ExplicitDelassus(SparseMat W);
 

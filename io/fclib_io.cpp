@@ -86,6 +86,11 @@ class Reader {
     Handle space(H5Dget_space(d.get()), H5Sclose);
     const hssize_t n = space.ok() ? H5Sget_simple_extent_npoints(space.get()) : -1;
     if (n < 0) fail("cannot read the size of dataset " + name);
+    // A compressed dataset may declare far more values than the file holds:
+    // the size is bounded before anything is allocated.
+    if (n > Fc3dLimits::max_nonzeros)
+      fail("dataset " + name + " holds " + std::to_string(n) + " values, more than the " +
+           std::to_string(Fc3dLimits::max_nonzeros) + " a problem may have (Fc3dLimits)");
     std::vector<T> v(static_cast<size_t>(n));
     if (n > 0 && H5Dread(d.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0)
       fail("cannot read dataset " + name);
@@ -102,7 +107,13 @@ bool fclib_reader_built() { return true; }
 
 FrictionContactProblem read_fclib_hdf5(const std::string& path) {
   SilenceHdf5Errors silence;
-  if (!std::filesystem::is_regular_file(path)) throw std::invalid_argument(path + ": no such file");
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw std::invalid_argument(path + ": is a directory, not a problem file");
+  if (!std::filesystem::is_regular_file(path, ec)) throw std::invalid_argument(path + ": no such file");
+  const auto bytes = std::filesystem::file_size(path, ec);
+  if (!ec && bytes > static_cast<std::uintmax_t>(Fc3dLimits::max_file_bytes))
+    throw std::invalid_argument(path + ": the file is " + std::to_string(bytes) + " bytes, more than the " +
+                                std::to_string(Fc3dLimits::max_file_bytes) + " a problem file may hold");
   if (H5Fis_hdf5(path.c_str()) <= 0) throw std::invalid_argument(path + ": not an HDF5 file");
   Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (!file.ok()) throw std::invalid_argument(path + ": cannot open the HDF5 file");
@@ -126,6 +137,10 @@ FrictionContactProblem read_fclib_hdf5(const std::string& path) {
   const int nz = in.scalar_int("/fclib_local/W/nz");
   if (m < 0 || n < 0) in.fail("/fclib_local/W/m and n must not be negative");
   if (m != n) in.fail("W is " + std::to_string(m) + " x " + std::to_string(n) + " (/fclib_local/W/m, n): not square");
+  if (m > 3 * Fc3dLimits::max_contacts)
+    in.fail("W has " + std::to_string(m) + " rows (/fclib_local/W/m), more than the " +
+            std::to_string(3 * Fc3dLimits::max_contacts) + " of " + std::to_string(Fc3dLimits::max_contacts) +
+            " contacts (Fc3dLimits)");
   if (nz < -2) in.fail("/fclib_local/W/nz is " + std::to_string(nz) + ": neither -1, -2 nor a triplet count");
   // The vectors fix the sizes before W is allocated: a file cannot ask for a
   // dense W larger than the data it holds.
@@ -194,6 +209,7 @@ FrictionContactProblem read_fclib_hdf5(const std::string& path) {
 
   FrictionContactProblem problem;
   problem.name = std::filesystem::path(path).stem().string();
+  problem.source = path;
   problem.dimension = 3;
   problem.num_contacts = static_cast<int>(mu.size());
   problem.storage = 3;  // FCLib hdf5

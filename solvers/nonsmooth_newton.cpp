@@ -73,7 +73,8 @@ void NonsmoothNewtonSolver::do_solve(const ConstraintProblem& p, const ContactMo
                                      SolverWorkspace& workspace, std::vector<Real>& lambda_out,
                                      std::vector<Real>& v_plus, SolveStats& stats) const {
   options.Validate();
-  NewtonWorkspace& ws = static_cast<NewtonWorkspace&>(workspace);
+  NewtonWorkspace& ws =
+      solver_common::checked_workspace<NewtonWorkspace>(workspace, p, "newton", "NonsmoothNewtonSolver");
   const int m = p.num_rows(), n6 = p.twist_size(), nc = p.num_contacts, off = p.contact_offset();
   stats.iterations = 0;
   stats.status = SolveStatus::Converged;
@@ -174,7 +175,10 @@ void NonsmoothNewtonSolver::do_solve(const ConstraintProblem& p, const ContactMo
     op->apply_J(ws.e.data(), ws.rhs.data());
     for (int r = 0; r < m; ++r) {
       ws.rhs[r] = ws.a[r] * ws.rhs[r] - ws.r[r];
-      ws.diag_A[r] = 1.0 / (ws.a[r] * ws.a[r] * ws.diag_D[r] + ws.c[r] + options.regularization);
+      // A row with no effect on anything (zero W row, a = c = 0) and no
+      // regularization gets no preconditioning rather than 1/0.
+      const Real den = ws.a[r] * ws.a[r] * ws.diag_D[r] + ws.c[r] + options.regularization;
+      ws.diag_A[r] = den > 0 ? 1.0 / den : Real(0);
     }
     krylov::pcr([&](const Real* x, Real* y) { apply_schur(*op, ws, x, y); }, ws.diag_A.data(), ws.rhs.data(), m,
                 options.pcr_iterations, options.pcr_tolerance, ws.dlambda.data(),

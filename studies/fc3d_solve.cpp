@@ -60,6 +60,8 @@ Fc3dErrors fc3d_errors(const FrictionContactProblem& p, const VecX& r, VecX& u) 
   e.relative = norm_q > DBL_EPSILON ? e.natural_map / norm_q : e.natural_map;
   const Real norm_max = std::max({norm_q, r.norm(), u.norm()});
   e.siconos = norm_max > DBL_EPSILON ? e.natural_map / norm_max : e.natural_map;
+  const Real round_off = DBL_EPSILON * (r.norm() + u.norm());
+  e.rounding = norm_q > DBL_EPSILON ? round_off / norm_q : round_off;
 
   // constraint_residuals reads only the row layout and mu: no copy of W.
   ConstraintProblem cp;
@@ -71,8 +73,13 @@ Fc3dErrors fc3d_errors(const FrictionContactProblem& p, const VecX& r, VecX& u) 
   e.r_primal = m.r_primal;
   e.r_dual = m.r_dual;
   e.r_compl = m.r_compl;
-  if (!r.allFinite()) e.natural_map = e.relative = e.siconos = e.r_primal = e.r_dual = e.r_compl = std::nan("");
+  if (!r.allFinite())
+    e.natural_map = e.relative = e.siconos = e.r_primal = e.r_dual = e.r_compl = e.rounding = std::nan("");
   return e;
+}
+
+bool fc3d_success(const Fc3dErrors& e, Real tol) {
+  return std::isfinite(e.relative) && e.relative <= tol && std::isfinite(e.rounding) && e.rounding <= tol;
 }
 
 std::string default_contact_for(const std::string& solver_name) {
@@ -86,6 +93,7 @@ std::string default_contact_for(const std::string& solver_name) {
 
 Fc3dSolveResult solve_fc3d(const FrictionContactProblem& problem, const Fc3dSolveOptions& options) {
   if (!(options.tol > 0)) throw std::invalid_argument("--tol must be positive");
+  check_fc3d_problem(problem);  // the library path gets the reader's checks too
   Fc3dSolveResult res;
   res.solver = options.solver;
   res.contact = options.contact.empty() ? default_contact_for(options.solver) : options.contact;
@@ -115,6 +123,12 @@ Fc3dSolveResult solve_fc3d(const FrictionContactProblem& problem, const Fc3dSolv
   // |u_t| it reaches (error floor ~ 1/max_weight; NESpheres_10_1 stalls at a
   // relative 3.7e-6 with the simulation default 1e5, docs/benchmarks.md).
   if (set.has("contact.max_weight")) set.set("contact.max_weight", "1e8");
+  // PADMM's dense x-update on a large problem: the Cholesky factor of the
+  // m x m shifted W takes 1.1 s at KaplasTower's 570 contacts, 11 s at 1000
+  // and 124 s at 2000 (block-diagonal W, docs/reliability.md), the
+  // matrix-free x-update milliseconds there.
+  if (set.has("solver.delassus") && !user_set("solver.delassus") && problem.num_contacts > kDenseFactorContacts)
+    set.set("solver.delassus", "matrix_free");
   for (const std::string& a : options.sets) {
     if (a.find('=') == std::string::npos) throw std::invalid_argument("--set '" + a + "': expected KEY=VALUE");
     set.set_assignment(a);
@@ -141,7 +155,7 @@ Fc3dSolveResult solve_fc3d(const FrictionContactProblem& problem, const Fc3dSolv
     res.stats.r_compl = stats.r_compl;
     res.r = Eigen::Map<const VecX>(lambda.data(), m);
     res.errors = fc3d_errors(problem, res.r, res.u);
-    res.success = std::isfinite(res.errors.relative) && res.errors.relative <= options.tol;
+    res.success = fc3d_success(res.errors, options.tol);
     // Another round only helps a solver that stopped on its own tolerance.
     if (res.success || stats.status != SolveStatus::Converged || tightened.empty()) break;
     warm.valid = true;

@@ -28,7 +28,15 @@ struct Fc3dErrors {
   // norms of the cone violation of r, of u + Gamma(u) against the dual cone,
   // and max_k |r_k . (u_k + Gamma(u_k))|.
   Real r_primal = 0, r_dual = 0, r_compl = 0;
+  // The round-off of `relative` itself: DBL_EPSILON (|r| + |u|) over the same
+  // scale (|q|). A relative error below it is not measured but rounded away
+  // (a solver that diverged to |r| = 1e23 on a singular W scores a natural
+  // map of exactly 0: r_n + 1 == r_n), so success also needs rounding <= tol.
+  Real rounding = 0;
 };
+
+// Success as every command reports it: relative and rounding finite and <= tol.
+bool fc3d_success(const Fc3dErrors& errors, Real tol);
 
 // u = W r + q (returned in u) and the errors of r. Non-finite r gives
 // non-finite errors, never a pass.
@@ -54,13 +62,18 @@ struct Fc3dSolveResult {
   double time_s = 0;      // wall time of the solves, setup excluded
   VecX r, u;              // (3 nc), normal first
   Fc3dErrors errors;      // measured on (r, W r + q), not taken from the solver
-  bool success = false;   // errors.relative <= tol (finite)
+  bool success = false;   // fc3d_success(errors, tol)
   bool sparse_W = false;  // whether the solver saw W sparse
 };
 
-// Throws std::invalid_argument for unknown parts or options, a law the solver
-// does not take, or a solver that needs bodies (J) and so cannot take an
-// explicit W.
+// Throws std::invalid_argument for a problem check_fc3d_problem refuses (zero
+// or singular-at-a-contact or non-symmetric W, ...: io/fc3d_io.hpp), unknown
+// parts or options, a law the solver does not take, or a solver that needs
+// bodies (J) and so cannot take an explicit W. PADMM's dense x-update (the
+// default) factorises the m x m shifted W, ~m^3/6 flops and 2 m^2 doubles:
+// for more than kDenseFactorContacts contacts the solve uses its matrix-free
+// x-update instead (W x with W as held) unless solver.delassus is set.
+constexpr int kDenseFactorContacts = 600;  // just above the collection's largest (570): its results are unchanged
 Fc3dSolveResult solve_fc3d(const FrictionContactProblem& problem, const Fc3dSolveOptions& options);
 
 }  // namespace contactlab
