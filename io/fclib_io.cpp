@@ -86,6 +86,12 @@ class Reader {
     Handle space(H5Dget_space(d.get()), H5Sclose);
     const hssize_t n = space.ok() ? H5Sget_simple_extent_npoints(space.get()) : -1;
     if (n < 0) fail("cannot read the size of dataset " + name);
+    // A damaged file can declare any size: no more values than the file has
+    // bytes (FCLib's datasets are not compressed), before allocating them.
+    hsize_t file_bytes = 0;
+    if (H5Fget_filesize(file_, &file_bytes) < 0 || static_cast<hsize_t>(n) > file_bytes)
+      fail("dataset " + name + " declares " + std::to_string(n) + " values, more than the file's " +
+           std::to_string(file_bytes) + " bytes hold");
     std::vector<T> v(static_cast<size_t>(n));
     if (n > 0 && H5Dread(d.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0)
       fail("cannot read dataset " + name);

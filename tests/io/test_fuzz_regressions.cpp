@@ -46,6 +46,11 @@ const std::map<std::string, std::string> kKnownFindings = {
     {"fclib_hdf5_bytes/crash-ad3a5fd4a0a1496b6a2dda9cea1bc6a89541fac7",
      "F2: Debian's libhdf5 1.10.8 reads through a null pointer in H5F__accum_read (H5Gopen2 -> "
      "H5G__stab_lookup -> H5HL_protect) on a corrupted local heap; in HDF5, not our reader"},
+    {"fclib_hdf5_bytes/crash-00d25f0cfdf6cf3cde97ea247352e11bcd3e2801",
+     "F3: libhdf5 1.10.8 asks malloc for 0xf012810000000058 bytes (H5C_protect, a corrupted object "
+     "header size); ASan reports it, a Release malloc returns null; in HDF5"},
+    {"fclib_hdf5_bytes/leak-f7f14a772442a4111ceafc074012e360b5f95c4f",
+     "F5: libhdf5 1.10.8 leaks 424 bytes on a corrupted file (LeakSanitizer); in HDF5"},
 };
 
 // What the fuzz target fuzz/TARGET.cpp does with an input, here read from the file.
