@@ -111,6 +111,13 @@ for t in "${targets[@]}"; do
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$run/log.txt" | tail -1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$run/log.txt" | tail -1)
   cov=$(grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9]*/[0-9a-zA-Z]*' "$run/log.txt" | tail -1 || true)
+  # -fork=N prints "#RUNS: cov: C ft: F corp: N exec/s R ..." instead.
+  fork_line=$(grep -E '^#[0-9]+: cov: ' "$run/log.txt" | tail -1 || true)
+  if [ -n "$fork_line" ]; then
+    execs="${execs:-$(sed -E 's/^#([0-9]+):.*/\1/' <<< "$fork_line")}"
+    rate="${rate:-$(sed -E 's/.*exec\/s ([0-9]+).*/\1/' <<< "$fork_line")}"
+    cov="${cov:-$(grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' <<< "$fork_line")}"
+  fi
   line="$t: ${execs:-?} runs, ${rate:-?}/s, ${cov:-no coverage line}, exit $rc"
   found=("$run/artifacts"/*)
   if [ "$rc" -ne 0 ] || [ ${#found[@]} -gt 0 ]; then
