@@ -6,7 +6,7 @@
 #   scripts/fuzz.sh [--seconds N] [--no-build] [TARGET...]    (default: 60 s, every target)
 #
 # Seeds: fuzz/corpus/TARGET/ (committed), tests/data/fuzz_regressions/TARGET/
-# and the target's files of the shared data (CONTACTLAB_DATA_DIR, default
+# (less its known_findings.txt) and the target's files of the shared data (CONTACTLAB_DATA_DIR, default
 # ../shared/data beside the repository; the globs are in fuzz/CMakeLists.txt).
 # What the fuzzer adds is kept in build-fuzz/runs/TARGET/corpus for the next
 # run. A crash, sanitizer report, hang (-timeout), leak or out-of-memory input
@@ -95,17 +95,25 @@ for t in "${targets[@]}"; do
       done
     done
   fi
-  inputs=("$run/corpus" "$run/seeds")
-  for extra in "fuzz/corpus/$t" "tests/data/fuzz_regressions/$t"; do
-    [ -d "$extra" ] && inputs+=("$extra")
+  # Kept inputs, less the known findings (tests/data/fuzz_regressions/known_findings.txt):
+  # each would stop the target at once.
+  for f in "tests/data/fuzz_regressions/$t"/*; do
+    [ -f "$f" ] || continue
+    [ -n "${writes[$t]}" ] && [ "${f##*.}" = "${writes[$t]}" ] && continue  # a file it wrote, not a recipe
+    awk -v k="$t/$(basename "$f")" '$1 == k { found = 1 } END { exit !found }' \
+      tests/data/fuzz_regressions/known_findings.txt 2>/dev/null && continue
+    count=$((count + 1))
+    ln -sf "$root/$f" "$run/seeds/kept-$(basename "$f")"
   done
+  inputs=("$run/corpus" "$run/seeds")
+  [ -d "fuzz/corpus/$t" ] && inputs+=("fuzz/corpus/$t")
   flags=(-max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb="$rss" -print_final_stats=1
          -artifact_prefix="$run/artifacts/")
   [ "${max_len[$t]}" != 0 ] && flags+=(-max_len="${max_len[$t]}")
   [ -n "${dict[$t]}" ] && flags+=(-dict="${dict[$t]}")
   # shellcheck disable=SC2206
   flags+=(${CONTACTLAB_FUZZ_ARGS:-})
-  echo "fuzz.sh: $t for ${seconds} s ($count shared seeds; log $run/log.txt)"
+  echo "fuzz.sh: $t for ${seconds} s ($count seeds from the shared data and kept inputs; log $run/log.txt)"
   rc=0
   "${exe[$t]}" "${flags[@]}" "${inputs[@]}" > "$run/log.txt" 2>&1 || rc=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$run/log.txt" | tail -1)
@@ -126,9 +134,10 @@ for t in "${targets[@]}"; do
     for f in "${found[@]}"; do
       cp "$f" "tests/data/fuzz_regressions/$t/"
       # A structure-aware target's input is a recipe: keep the file it makes too.
-      if [ -n "${writes[$t]}" ]; then
-        CONTACTLAB_FUZZ_SAVE_AS="tests/data/fuzz_regressions/$t/$(basename "$f").${writes[$t]}" \
-          "${exe[$t]}" -timeout="$timeout" "$f" >/dev/null 2>&1 || true
+      saved="tests/data/fuzz_regressions/$t/$(basename "$f").${writes[$t]}"
+      if [ -n "${writes[$t]}" ] && [ ! -e "$saved" ]; then
+        CONTACTLAB_FUZZ_SAVE_AS="$saved" "${exe[$t]}" -timeout="$timeout" "$f" >/dev/null 2>&1 || true
+        [ -e "$saved" ] && chmod 644 "$saved"
       fi
     done
     line="$line: FINDING, kept in tests/data/fuzz_regressions/$t/: $(cd "$run/artifacts" && echo *)"

@@ -7,14 +7,16 @@
 // bad_* or truncated* are known-bad and must be refused; the other seeds are
 // valid and must load.
 //
-// kKnownFindings lists inputs that still crash, each with its finding
-// (docs/reliability.md, Fuzzing): they are reported and not run. When a
-// finding is fixed, delete its line: the input then runs like the others.
+// tests/data/fuzz_regressions/known_findings.txt lists inputs that still
+// crash, each with its finding (docs/reliability.md, Fuzzing): they are
+// reported and not run. When a finding is fixed, delete its line: the input
+// then runs like the others.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <exception>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <string>
@@ -36,22 +38,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// TARGET/FILE (relative to tests/data/fuzz_regressions/) -> the finding. Each
-// line is a crash not fixed yet; delete it with the fix.
-const std::map<std::string, std::string> kKnownFindings = {
-    {"fc3d_dat/zero_W.dat",
-     "F1: ExplicitDelassus::finish (core/explicit_delassus.cpp:24) takes maxCoeff of W's stored "
-     "values, none for W = 0 (Eigen assertion; in Release a read through a null pointer)"},
-    {"fclib_hdf5/crash-b8e8a4dfdc0a7dc644517ea5f07cb120a6df8dd5.hdf5", "F1, through the FCLib reader"},
-    {"fclib_hdf5_bytes/crash-ad3a5fd4a0a1496b6a2dda9cea1bc6a89541fac7",
-     "F2: Debian's libhdf5 1.10.8 reads through a null pointer in H5F__accum_read (H5Gopen2 -> "
-     "H5G__stab_lookup -> H5HL_protect) on a corrupted local heap; in HDF5, not our reader"},
-    {"fclib_hdf5_bytes/crash-00d25f0cfdf6cf3cde97ea247352e11bcd3e2801",
-     "F3: libhdf5 1.10.8 asks malloc for 0xf012810000000058 bytes (H5C_protect, a corrupted object "
-     "header size); ASan reports it, a Release malloc returns null; in HDF5"},
-    {"fclib_hdf5_bytes/leak-f7f14a772442a4111ceafc074012e360b5f95c4f",
-     "F5: libhdf5 1.10.8 leaks 424 bytes on a corrupted file (LeakSanitizer); in HDF5"},
-};
+// tests/data/fuzz_regressions/known_findings.txt: TARGET/FILE -> the finding,
+// for inputs that still crash.
+std::map<std::string, std::string> known_findings() {
+  std::map<std::string, std::string> out;
+  std::ifstream in(std::string(CONTACTLAB_TEST_DATA) + "/fuzz_regressions/known_findings.txt");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const size_t space = line.find(' ');
+    out[line.substr(0, space)] = space == std::string::npos ? "" : line.substr(line.find_first_not_of(' ', space));
+  }
+  return out;
+}
 
 // What the fuzz target fuzz/TARGET.cpp does with an input, here read from the file.
 using Reader = std::function<void(const std::string& path)>;
@@ -97,13 +96,14 @@ bool known_bad(const fs::path& p) {
 int run_target(const std::string& target) {
   const Reader& read = readers().at(target);
   int ran = 0;
+  const std::map<std::string, std::string> known = known_findings();
   const std::string regressions = std::string(CONTACTLAB_TEST_DATA) + "/fuzz_regressions";
   for (const std::string& root : {regressions, std::string(CONTACTLAB_FUZZ_CORPUS)}) {
     const bool corpus = root != regressions;
     for (const fs::path& file : inputs(root, target)) {
       const std::string key = target + "/" + file.filename().string();
-      if (!corpus && kKnownFindings.count(key)) {
-        MESSAGE("not run, known finding: " << key << ": " << kKnownFindings.at(key));
+      if (!corpus && known.count(key)) {
+        MESSAGE("not run, known finding: " << key << ": " << known.at(key));
         continue;
       }
       const std::string path = file.string();
@@ -135,7 +135,9 @@ TEST_CASE("fuzz regressions: every input folder has its reader, every known find
       CHECK_MESSAGE(readers().count(target), "no reader for the fuzz inputs of " << entry.path().string());
     }
   }
-  for (const auto& [key, finding] : kKnownFindings) {
+  const std::map<std::string, std::string> known = known_findings();
+  CHECK(fs::is_regular_file(std::string(CONTACTLAB_TEST_DATA) + "/fuzz_regressions/known_findings.txt"));
+  for (const auto& [key, finding] : known) {
     CAPTURE(key);
     CHECK(fs::is_regular_file(std::string(CONTACTLAB_TEST_DATA) + "/fuzz_regressions/" + key));
     CHECK(readers().count(key.substr(0, key.find('/'))));
