@@ -6,8 +6,9 @@
 #   scripts/fuzz.sh [--seconds N] [--no-build] [TARGET...]    (default: 60 s, every target)
 #
 # Seeds: fuzz/corpus/TARGET/ (committed), tests/data/fuzz_regressions/TARGET/
-# (less its known_findings.txt) and the target's files of the shared data (CONTACTLAB_DATA_DIR, default
-# ../shared/data beside the repository; the globs are in fuzz/CMakeLists.txt).
+# (less those in its known_findings.txt) and the target's files of the shared
+# data (CONTACTLAB_DATA_DIR, default ../shared/data beside the repository; the
+# globs are in fuzz/CMakeLists.txt).
 # What the fuzzer adds is kept in build-fuzz/runs/TARGET/corpus for the next
 # run. A crash, sanitizer report, hang (-timeout), leak or out-of-memory input
 # is copied to tests/data/fuzz_regressions/TARGET/ (commit it: the regression
