@@ -86,11 +86,16 @@ class Reader {
     Handle space(H5Dget_space(d.get()), H5Sclose);
     const hssize_t n = space.ok() ? H5Sget_simple_extent_npoints(space.get()) : -1;
     if (n < 0) fail("cannot read the size of dataset " + name);
-    // A compressed dataset may declare far more values than the file holds:
-    // the size is bounded before anything is allocated.
+    // The size is bounded before anything is allocated: by the problem limits,
+    // and by the file's size, since a damaged dataspace can declare any count
+    // (FCLib's writers do not compress: every value takes at least a byte).
     if (n > Fc3dLimits::max_nonzeros)
       fail("dataset " + name + " holds " + std::to_string(n) + " values, more than the " +
            std::to_string(Fc3dLimits::max_nonzeros) + " a problem may have (Fc3dLimits)");
+    hsize_t file_bytes = 0;
+    if (H5Fget_filesize(file_, &file_bytes) < 0 || static_cast<hsize_t>(n) > file_bytes)
+      fail("dataset " + name + " declares " + std::to_string(n) + " values, more than the file's " +
+           std::to_string(file_bytes) + " bytes hold");
     std::vector<T> v(static_cast<size_t>(n));
     if (n > 0 && H5Dread(d.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0)
       fail("cannot read dataset " + name);

@@ -3,23 +3,31 @@
 # UndefinedBehaviorSanitizer in a build folder of their own; any sanitizer
 # report fails the run. docs/testing.md has the measured times.
 #
-#   scripts/sanitize.sh [--subset | --full] [BUILD_DIR]     (default: --subset build-asan)
+#   scripts/sanitize.sh [--subset | --full] [--gcc | --clang] [BUILD_DIR]
+#                        (default: --subset --gcc build-asan; --clang: build-asan-clang)
 #
 #   --subset  the CI subset: the test files of tests/sanitize_subset.cmake in
 #             one executable that links only the layers they use
 #   --full    every test, and the sanitized contactlab binary the CLI tests run
+#   --gcc     g++ (the default)
+#   --clang   clang++, whose UBSan also checks float-cast-overflow (a double
+#             out of the range of the integer it is cast to), which GCC's
+#             -fsanitize=undefined leaves out
 #
 # Extra CMake arguments: CONTACTLAB_CMAKE_ARGS; jobs: CONTACTLAB_JOBS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode=subset
-dir=build-asan
+compiler=gcc
+dir=""
 for arg in "$@"; do
   case "$arg" in
     --full) mode=full ;;
     --subset) mode=subset ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    --gcc) compiler=gcc ;;
+    --clang) compiler=clang ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     -*) echo "sanitize.sh: unknown option $arg" >&2; exit 2 ;;
     *) dir="$arg" ;;
   esac
@@ -27,6 +35,15 @@ done
 jobs="${CONTACTLAB_JOBS:-$(nproc)}"
 
 sanitizers="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+cxx=""
+if [ "$compiler" = clang ]; then
+  # float-cast-overflow is part of clang's -fsanitize=undefined; named so it
+  # is plain that this mode has it.
+  sanitizers="-fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all"
+  cxx=clang++
+  dir="${dir:-build-asan-clang}"
+fi
+dir="${dir:-build-asan}"
 subset=OFF
 targets=(contactlab_tests contactlab)
 if [ "$mode" = subset ]; then
@@ -37,7 +54,11 @@ executable="${targets[0]}"
 # Debug with -O1: no NDEBUG, so Eigen's index and size assertions are on too;
 # -g1 (line tables) is enough for file:line in the reports. CUDA off: nvcc code
 # is not instrumented and costs build time.
-cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
+# --gcc leaves the compiler to CMake (c++, g++ on Debian) as before; a folder
+# keeps the compiler it was configured with, so --clang has a folder of its own.
+compiler_arg=()
+[ -n "$cxx" ] && compiler_arg=(-DCMAKE_CXX_COMPILER="$cxx")
+cmake -S . -B "$dir" "${compiler_arg[@]}" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
   -DCMAKE_CXX_FLAGS="$sanitizers" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DCONTACTLAB_CUDA=OFF -DCONTACTLAB_TEST_SUBSET=$subset ${CONTACTLAB_CMAKE_ARGS:-} >/dev/null
 cmake --build "$dir" -j "$jobs" --target "${targets[@]}"
@@ -53,7 +74,7 @@ status=0
 (cd "$dir" && ctest --output-on-failure -j "$jobs") || status=$?
 python3 scripts/check_tests.py "$dir" "$executable" || status=1
 if [ "$status" -ne 0 ]; then
-  echo "sanitize.sh: FAILED ($mode, $dir)" >&2
+  echo "sanitize.sh: FAILED ($mode, $compiler, $dir)" >&2
   exit "$status"
 fi
-echo "sanitize.sh: $mode run clean ($dir)"
+echo "sanitize.sh: $mode run clean ($compiler, $dir)"

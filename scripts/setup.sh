@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Installs what contactlab needs from Debian's packages. Does nothing when all is present.
 #   --with-siconos   also Siconos numerics (the `bench-problems --peer siconos` solvers)
+#   --with-clang     also clang and its sanitizer and libFuzzer runtimes (scripts/fuzz.sh,
+#                    scripts/sanitize.sh --clang); Debian's clang only recommends the
+#                    runtimes (libclang-rt-dev), which --no-install-recommends leaves out
 set -euo pipefail
 with_siconos=0
+with_clang=0
 for arg in "$@"; do
   case "$arg" in
     --with-siconos) with_siconos=1 ;;
-    *) echo "setup: unknown option '$arg' (known: --with-siconos)" >&2; exit 2 ;;
+    --with-clang) with_clang=1 ;;
+    *) echo "setup: unknown option '$arg' (known: --with-siconos, --with-clang)" >&2; exit 2 ;;
   esac
 done
 packages=(
@@ -22,6 +27,7 @@ packages=(
   libhdf5-dev
 )
 [ "$with_siconos" -eq 1 ] && packages+=(libsiconos-numerics-dev)
+[ "$with_clang" -eq 1 ] && packages+=(clang libclang-rt-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -2,7 +2,9 @@
 # the test files below in one executable linked to only the layers they use,
 # so that a sanitized build of it fits CI's time. The numeric kernels (math,
 # cones and laws, narrow phase, solvers, local sensitivities and solve
-# adjoints) and, through sim and io, stepping with joints and contacts.
+# adjoints) and, through sim and io, stepping with joints and contacts, and
+# the fuzzers' kept inputs through the readers (where ASan sees what a
+# Release build would read out of bounds silently).
 # Left out: studies, peers and apps, and the slowest files under the
 # sanitizers; scripts/sanitize.sh --full runs everything.
 set(CONTACTLAB_SUBSET_TEST_FILES
@@ -19,7 +21,8 @@ set(CONTACTLAB_SUBSET_TEST_FILES
   adjoints/test_local_sensitivity_convex.cpp
   adjoints/test_solve_adjoint.cpp
   schemes/test_joints.cpp
-  schemes/test_contacts.cpp)
+  schemes/test_contacts.cpp
+  io/test_fuzz_regressions.cpp)
 set(CONTACTLAB_SUBSET_LAYERS core geometry contact_models solvers adjoints sim io)
 
 list(TRANSFORM CONTACTLAB_SUBSET_TEST_FILES PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
@@ -28,5 +31,6 @@ target_include_directories(contactlab_subset_tests PRIVATE ${CMAKE_CURRENT_SOURC
 list(TRANSFORM CONTACTLAB_SUBSET_LAYERS PREPEND contactlab_ OUTPUT_VARIABLE _subset_targets)
 target_link_libraries(contactlab_subset_tests PRIVATE ${_subset_targets} doctest::doctest)
 target_compile_options(contactlab_subset_tests PRIVATE -Wall -Wextra)
-target_compile_definitions(contactlab_subset_tests PRIVATE CONTACTLAB_SCENE_DIR="${CMAKE_SOURCE_DIR}/scenes")
+target_compile_definitions(contactlab_subset_tests PRIVATE CONTACTLAB_SCENE_DIR="${CMAKE_SOURCE_DIR}/scenes"
+  CONTACTLAB_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data" CONTACTLAB_FUZZ_CORPUS="${CMAKE_SOURCE_DIR}/fuzz/corpus")
 doctest_discover_tests(contactlab_subset_tests)

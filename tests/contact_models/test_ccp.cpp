@@ -160,7 +160,9 @@ TEST_CASE("ccp: lambda lies in K_mu and satisfies Moreau's decomposition") {
     samples.push_back({mu, Vec3(1, 0, 0)});
     samples.push_back({mu, Vec3::Zero()});
   }
-  for (const auto& [mu, r] : samples) {
+  for (const auto& sample : samples) {
+    const double mu = sample.first;  // no structured binding: clang 14 cannot CAPTURE one
+    const Vec3& r = sample.second;
     CAPTURE(mu);
     CAPTURE(r.transpose());
     const double rho = 0.01;

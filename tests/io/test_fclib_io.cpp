@@ -244,8 +244,11 @@ TEST_CASE("fclib: LMGC_100_PR_PerioBox-i00361-60-03000.hdf5 loads with the sizes
 }
 
 TEST_CASE("fclib: compressed column, compressed row and triplet W give the same matrix") {
-  for (const auto& [layout, spec] : {std::pair{"csc", tiny_csc()}, std::pair{"csr", tiny_csr()},
-                                     std::pair{"triplet", tiny_triplet()}}) {
+  // Not a structured binding: clang 14 cannot capture one in CAPTURE's lambda.
+  for (const auto& item : {std::pair{"csc", tiny_csc()}, std::pair{"csr", tiny_csr()},
+                           std::pair{"triplet", tiny_triplet()}}) {
+    const char* layout = item.first;
+    const auto& spec = item.second;
     CAPTURE(layout);
     TempPath file(std::string("tiny_") + layout + ".hdf5");
     write_fclib(file.path, spec);

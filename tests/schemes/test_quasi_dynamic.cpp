@@ -162,7 +162,8 @@ TEST_CASE("quasi_dynamic: drop = none is the velocity scheme, bit for bit") {
 
 TEST_CASE("quasi_dynamic: box pushed below mu m g stays - above, it moves h^2 (F - mu m g)/m per step") {
   const double h = 0.01, m = 1, mu = 0.5, mumg = mu * m * kG;
-  for (const auto& [law, solver] : kCombos) {
+  for (const auto& combo : kCombos) {
+    const std::string &law = combo.first, &solver = combo.second;  // no structured binding: clang 14 cannot CAPTURE one
     CAPTURE(law);
     World w(from_xml("0 0 -9.81", kBoxOnPlane, kPush), law, solver);
     // No slop: the gliding box's positive gap enters the bias as (gap - slop)/h,
@@ -214,7 +215,8 @@ TEST_CASE("quasi_dynamic: a position servo moves its joint by k_p h^2/(m + k_d h
   // b = -k_p e (e = target - q), dq = -b/Q. Here the servo is the velocity
   // scheme's implicit row with u- = 0 (docs/quasi_dynamic.md).
   const double m = 2, kp = 50, target = 0.3;
-  for (const auto& [law, solver] : kCombos) {
+  for (const auto& combo : kCombos) {
+    const std::string &law = combo.first, &solver = combo.second;  // no structured binding: clang 14 cannot CAPTURE one
     for (double kv : {0.0, 4.0}) {
       for (double h : {0.05, 1.0}) {
         CAPTURE(law);
@@ -251,7 +253,8 @@ TEST_CASE("quasi_dynamic: a position servo moves its joint by k_p h^2/(m + k_d h
 
 TEST_CASE("quasi_dynamic: resting contact stays put - warm start, metrics and contact cache work") {
   const double h = 0.01;
-  for (const auto& [law, solver] : kCombos) {
+  for (const auto& combo : kCombos) {
+    const std::string &law = combo.first, &solver = combo.second;  // no structured binding: clang 14 cannot CAPTURE one
     CAPTURE(law);
     World w(from_xml("0 0 -9.81", kBoxOnPlane), law, solver);
     const Vec3 x0 = w.data.x_W[0];
@@ -400,7 +403,8 @@ TEST_CASE("quasi_dynamic: pendulum - no oscillation, a monotone creep to the bot
   // turns the pendulum by -h^2 m g d sin(theta0)/I_pivot exactly (linear rows,
   // consistent at theta0).
   const double h = 0.1, m = 1, d = 1, I_pivot = 1.0001;  // scenes/pendulum.xml
-  for (const auto& [law, solver] : kCombos) {
+  for (const auto& combo : kCombos) {
+    const std::string &law = combo.first, &solver = combo.second;  // no structured binding: clang 14 cannot CAPTURE one
     CAPTURE(law);
     World w(scene("pendulum"), law, solver);
     const double theta0 = joint_position(w.model, w.data, 0);

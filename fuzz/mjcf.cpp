@@ -1,0 +1,25 @@
+// Fuzz target: the MJCF reader (io/mjcf.hpp) on arbitrary bytes.
+//
+// load_mjcf_string is the reader load_mjcf_file uses after reading the file.
+// A std::exception (MjcfError for malformed models) is the expected answer to
+// bad input; a crash, a sanitizer report, a hang (-timeout) or unbounded
+// memory (-rss_limit_mb) is a finding. Loading only: stepping a loaded model
+// would link every layer into the fuzz build (see docs/testing.md, Fuzzing).
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "io/mjcf.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string xml(reinterpret_cast<const char*>(data), size);
+  std::vector<std::string> warnings;  // kept off stderr
+  try {
+    const contactlab::Model model = contactlab::load_mjcf_string(xml, "fuzz.xml", &warnings);
+    (void)model;
+  } catch (const std::exception&) {
+  }
+  return 0;
+}
