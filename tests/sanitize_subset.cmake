@@ -22,7 +22,11 @@ set(CONTACTLAB_SUBSET_TEST_FILES
   adjoints/test_solve_adjoint.cpp
   schemes/test_joints.cpp
   schemes/test_contacts.cpp
-  io/test_fuzz_regressions.cpp)
+  io/test_fuzz_regressions.cpp
+  io/test_output_file.cpp
+  core/test_model_limits.cpp
+  sim/test_run_parameters.cpp
+  sim/test_control_file_cast.cpp)
 set(CONTACTLAB_SUBSET_LAYERS core geometry contact_models solvers adjoints sim io)
 
 list(TRANSFORM CONTACTLAB_SUBSET_TEST_FILES PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
