@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/bench_scale_command.hpp"
 #include "apps/command_line.hpp"
 #include "apps/compare_command.hpp"
 #include "apps/grad_command.hpp"
@@ -37,7 +38,8 @@ const char* kUsage =
     "       contactlab grad SCENE --loss LOSS [--wrt LIST] [run options]   (contactlab grad --help)\n"
     "       contactlab gradcheck SCENE --loss LOSS --wrt LIST [--eps E] [--tol T] [run options]\n"
     "       contactlab solve PROBLEM [--contact NAME] [--solver NAME] [--set KEY=VALUE]... [--tol T] [--time-limit S] [--out FILE] [--json]\n"
-    "       contactlab bench-problems DIR... [--solvers LIST] [--tol T] [--time-limit S] [--peer siconos] [--out DIR]\n";
+    "       contactlab bench-problems DIR... [--solvers LIST] [--tol T] [--time-limit S] [--peer siconos] [--out DIR]\n"
+    "       contactlab bench-scale [--shapes LIST] [--sizes LIST] [--combos LIST] [--duration S] [--dt S] [--peer mujoco|none|auto] [--time-limit S] [--out DIR]\n";
 
 void print_parts(const std::string& title, const std::vector<PartInfo>& parts) {
   std::cout << title << ":\n";
@@ -135,6 +137,7 @@ int dispatch(const std::vector<std::string>& args) {
   if (cmd == "compare") return compare_cli(rest);
   if (cmd == "solve") return solve_cli(rest);
   if (cmd == "bench-problems") return bench_problems_cli(rest);
+  if (cmd == "bench-scale") return bench_scale_cli(rest);
   if (cmd == "validate") return validate_command(!rest.empty() && rest[0] == "--json");
   if (cmd == "grad") return grad_cli(rest, false);
   if (cmd == "gradcheck") return grad_cli(rest, true);
