@@ -165,12 +165,19 @@ int bench_scale_cli(const std::vector<std::string>& args) {
         spec.timestep = dt;
         spec.duration = duration;
         const std::string path = out_dir + "/pile_" + shape + "_" + std::to_string(n) + ".xml";
-        write_pile(spec, path);
+        const Pile pile = write_pile(spec, path);
         std::vector<std::string> warnings;  // <size> for MuJoCo: contactlab ignores it
         const Model model = load_mjcf_file(path, &warnings);
         std::vector<ScaleRun> block;
         for (const Combo& c : combos) block.push_back(run_scale_combo(model, c, dt, steps, time_limit));
-        if (with_peer) block.push_back(run_scale_peer("mujoco", path, model, dt, steps, time_limit));
+        if (with_peer) {
+          block.push_back(run_scale_peer("mujoco", path, model, dt, steps, time_limit));
+          // MuJoCo 2.2 drops the contacts beyond its preallocated list: such a run is not a result.
+          if (block.back().status == "ok" && block.back().max_contacts >= pile.mujoco_nconmax) {
+            block.back().status = "contacts_full";
+            block.back().message = "MuJoCo's contact list (nconmax " + std::to_string(pile.mujoco_nconmax) + ") was full";
+          }
+        }
         const double peer_time = with_peer ? block.back().wall_per_step_s : std::nan("");
         for (ScaleRun& r : block) {
           r.shape = shape;

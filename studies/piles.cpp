@@ -124,7 +124,8 @@ Pile make_pile(const PileSpec& spec) {
   x << "  <option timestep=\"" << spec.timestep << "\" gravity=\"0 0 -9.81\"/>\n";
   // MuJoCo 2.2 allocates its contact and constraint arrays up front: room for
   // every contact a pile can make (contactlab ignores <size> with a warning).
-  const int nconmax = 12 * spec.bodies + 64;
+  const int nconmax = 6 * spec.bodies + 64;  // 2.2 sizes its buffer in an int: njmax^2 doubles < 2 GB
+  pile.mujoco_nconmax = nconmax;
   x << "  <size nconmax=\"" << nconmax << "\" njmax=\"" << 4 * nconmax << "\"/>\n";
   x << "  <custom><numeric name=\"contactlab.duration\" data=\"" << spec.duration << "\"/></custom>\n";
   x << "  <worldbody>\n";

@@ -49,6 +49,7 @@ struct Pile {
   std::vector<PileBody> bodies;
   int columns = 0;
   int tallest_column = 0;
+  int mujoco_nconmax = 0;  // the <size nconmax> written for MuJoCo 2.2
 };
 
 // Throws std::invalid_argument for bodies < 1 or above 100000.

@@ -62,6 +62,7 @@ ScaleRun run_scale_combo(const Model& model, const Combo& combo, double dt, long
         const StepMetrics& m = sim.data().metrics;
         ++t.steps;
         t.contacts += m.num_contacts;
+        r.max_contacts = std::max(r.max_contacts, m.num_contacts);
         r.steps_not_converged += m.converged ? 0 : 1;
         r.max_r_vi = std::max<double>(r.max_r_vi, m.r_vi);
         r.max_penetration = std::max<double>(r.max_penetration, m.max_penetration);
@@ -105,6 +106,7 @@ ScaleRun run_scale_peer(const std::string& peer, const std::string& path, const 
         t.wall += std::chrono::duration<double>(Clock::now() - t0).count();
         ++t.steps;
         t.contacts += engine->num_contacts();
+        r.max_contacts = std::max(r.max_contacts, engine->num_contacts());
         r.max_penetration = std::max(r.max_penetration, engine->max_penetration());
         if (time_limit > 0 && t.wall >= time_limit && s + 1 < steps) {
           r.status = "time_limit";

@@ -21,7 +21,8 @@ struct ScaleRun {
   long steps = 0;          // steps taken (fewer than asked when stopped)
   long steps_asked = 0;
   // ok | time_limit (stopped by the per-run limit) | diverged (the state
-  // turned non-finite; the steps before count) | error (could not start)
+  // turned non-finite; the steps before count) | error (could not start) |
+  // contacts_full (the peer's preallocated contact list was full: set by the caller)
   std::string status;
   double mean_contacts = std::numeric_limits<double>::quiet_NaN();
   double wall_per_step_s = std::numeric_limits<double>::quiet_NaN();  // steps only, not setup
@@ -29,6 +30,7 @@ struct ScaleRun {
   long steps_not_converged = 0;
   double max_r_vi = 0;          // NaN for a peer (its residuals do not apply)
   double max_penetration = 0;   // m
+  int max_contacts = 0;         // in one step
   std::string message;          // why it diverged or could not start
 };
 
