@@ -157,7 +157,7 @@ std::string write_scale_plot(const std::string& dir, const std::vector<ScaleRun>
      << "# open points: stopped by the per-run time limit (per-step time from the steps it reached).\n"
      << "set terminal pngcairo size " << 560 * panels << ",520 font 'sans,10'\nset output 'scale.png'\n"
      << "set multiplot layout 1," << panels << " title 'contactlab bench-scale: time per step against contacts'\n"
-     << "set logscale xy\nset format y '10^{%L}'\nset format x '10^{%L}'\nset grid\nset key top left noenhanced\n"
+     << "set logscale xy\nset format y '10^{%L}'\nset format x '10^{%L}'\nset grid\nset key bottom right noenhanced\n"
      << "set xlabel 'mean contacts per step'\nset ylabel 'wall time per step (s)'\n";
   gp << std::setprecision(9);
   // Only runs with a time per step and contacts can go on a log-log plot; an
