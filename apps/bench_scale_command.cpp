@@ -182,7 +182,8 @@ int bench_scale_cli(const std::vector<std::string>& args) {
         for (ScaleRun& r : block) {
           r.shape = shape;
           r.bodies = n;
-          if (with_peer && block.back().steps > 0) r.ratio_to_mujoco = r.wall_per_step_s / peer_time;
+          // Only against a MuJoCo run that finished with every contact it found.
+          if (with_peer && block.back().status == "ok") r.ratio_to_mujoco = r.wall_per_step_s / peer_time;
           std::cout << std::left << std::setw(9) << shape << std::setw(7) << n << std::setw(width) << r.combo
                     << std::right << std::setw(6) << r.steps << "  " << std::left << std::setw(11) << r.status
                     << std::right << std::setw(9) << cell(r.mean_contacts, "%.1f") << std::setw(12)

@@ -57,6 +57,22 @@ TEST_CASE("cli: bench-scale writes scale.csv and exponents.csv with the exact he
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: bench-scale records a run stopped by its time limit and goes on") {
+  const std::string dir = "/tmp/contactlab_cli_test_bench_scale_limit";
+  std::filesystem::remove_all(dir);
+  const Result r = run("bench-scale --shapes sphere,box --sizes 4 --duration 1 --time-limit 1e-9 --peer none --out " + dir);
+  CAPTURE(r.output);
+  REQUIRE(r.status == 0);
+  const std::vector<std::string> scale = lines(dir + "/scale.csv");
+  REQUIRE(scale.size() == 1 + 2 * 3);
+  for (size_t i = 1; i < scale.size(); ++i) {
+    CAPTURE(scale[i]);
+    CHECK(scale[i].find(",1,time_limit,") != std::string::npos);  // one step, then the limit
+    CHECK(scale[i].find(",mujoco,") == std::string::npos);
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: bench-scale refuses bad flags by name and leaves no file") {
   const std::string dir = "/tmp/contactlab_cli_test_bench_scale_bad";
   struct Case {
