@@ -575,6 +575,34 @@ TEST_CASE("gradients: quasi-dynamics (velocities dropped every step)") {
   CHECK(v.gradient[1] == 0);
 }
 
+TEST_CASE("gradients: Moreau's midpoint scheme, as the velocity scheme's cases") {
+  // schemes/moreau_scheme.hpp with adjoints/velocity_step_adjoint.hpp's
+  // MoreauStepAdjoint, on the velocity scheme's scenes with its bounds:
+  // ballistic flight exact (d(z + 3 vz)/d vz0 = T + 3 = 3.2, rounding only),
+  // the impact 1e-4, box_ramp 1e-5, cart_pole (joints, limit, motor) 1e-5.
+  auto moreau = [](RolloutSpec s) {
+    s.scheme = "moreau";
+    return s;
+  };
+  RolloutSpec flight = moreau(scene("bouncing_ball"));
+  flight.dt = 0.01;
+  flight.steps = 20;
+  const GradientResult g =
+      rollout_gradient(flight, "final:ball.pz + 3*final:ball.vz", "init:ball.vz,init:ball.pz,init:ball.vx", {});
+  CHECK(g.gradient[0] == doctest::Approx(3.2).epsilon(1e-12));
+  CHECK(g.gradient[1] == doctest::Approx(1.0).epsilon(1e-12));
+  CHECK(std::abs(g.gradient[2]) < 1e-12);
+  RolloutSpec impact = moreau(scene("bouncing_ball"));
+  impact.duration = 0.6;
+  check(impact, "final:ball.pz + final:ball.vz", "init:ball.pz,init:ball.vz", 1e-4);
+  check(moreau(scene("box_ramp")), "final:box.px + final:box.vx",
+        "param:geom.box.friction,param:body.box.mass,ctrl:push,ctrl:push@1500,init:box.px", 1e-5);
+  RolloutSpec pole = moreau(scene("cart_pole"));
+  pole.steps = 50;
+  check(pole, "final:pole.px + final:cart.vx + sumsq:pole.pos=0.3,0,1",
+        "init:cart.vx,init:pole.wy,init:pole.ry,ctrl:slide_motor,ctrl:slide_motor@3,param:body.cart.mass", 1e-5);
+}
+
 TEST_CASE("cli: grad prints the loss and one gradient per input - gradcheck's exit status follows --tol") {
   const CliResult g = run_binary("grad box_ramp --loss final:box.px --wrt param:geom.box.friction,ctrl:push --steps 300");
   CHECK(g.status == 0);

@@ -1,0 +1,243 @@
+// Moreau–Jean midpoint scheme (schemes/moreau_scheme.hpp; docs/moreau.md):
+// its order against analytic references, the issue's incline targets, resting
+// contact, impacts, and the elementary validations of studies/validation.hpp.
+//
+// Order. The midpoint drift q_{k+1} = q_k + (h/2)(u_k + u+) with u+ = u_k + h a
+// integrates a constant acceleration exactly (the local error is
+// h^3 x'''/12 + ..., and x''' = 0), so on ballistic flight, the sliding block
+// and the rolling sphere the error is the solver's tolerance at every h: the
+// ratio 4 of a second-order method cannot be observed there; the tests assert
+// the stronger property (error <= 1e-6 relative at h and h/2) and that the
+// velocity scheme on the same scenes is first order (error exactly h/T: ratio
+// 2 within 1 %). The pendulum's acceleration is not constant: there the error
+// of theta(T) against the ODE's reference halves twice per halving of h.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/kinematics.hpp"
+#include "io/mjcf.hpp"
+#include "io/scene_library.hpp"
+#include "sim/simulation.hpp"
+#include "studies/validation.hpp"
+
+using namespace contactlab;
+
+namespace {
+
+constexpr double kG = 9.81;
+
+PartChoice parts(const std::string& scheme) {
+  PartChoice p;
+  p.scheme = scheme;
+  return p;
+}
+
+void tight(Simulation& sim) {
+  for (const char* kv : {"solver.tol_primal=1e-12", "solver.tol_dual=1e-12", "solver.tol_compl=1e-12",
+                         "solver.max_iterations=5000"})
+    sim.set_option(kv);
+}
+
+// Steps sim to time T with steps h (T/h an integer).
+void run_to(Simulation& sim, double T, double h) {
+  const int n = static_cast<int>(std::lround(T / h));
+  for (int k = 0; k < n; ++k) sim.step(h);
+}
+
+const char* kBallistic = R"(
+<mujoco model="ballistic">
+  <option timestep="0.01" gravity="0 0 -9.81"/>
+  <worldbody>
+    <body name="ball" pos="0 0 1">
+      <freejoint/>
+      <geom type="sphere" size="0.1" mass="1"/>
+    </body>
+  </worldbody>
+</mujoco>)";
+
+// |x(T) - x_exact(T)| of a ball thrown with v0 and spin w0 (no contact).
+double ballistic_error(const std::string& scheme, double h) {
+  Simulation sim(load_mjcf_string(kBallistic, "ballistic"), parts(scheme));
+  const Vec3 v0(1.0, 0.5, 4.0), w0(0.0, 0.0, 3.0);
+  sim.data().v_W[0] = v0;
+  sim.data().w_W[0] = w0;
+  const Vec3 x0 = sim.data().x_W[0];
+  const double T = 0.8;
+  run_to(sim, T, h);
+  const Vec3 exact = x0 + T * v0 + 0.5 * T * T * Vec3(0, 0, -kG);
+  return (sim.data().x_W[0] - exact).norm();
+}
+
+// Distance down the incline after T of incline_box with friction mu < tan(phi)
+// (sliding) or incline_sphere (rolling), relative to the analytic reference.
+double incline_error(const std::string& scene, const std::string& scheme, double h, double mu = -1) {
+  Model model = load_scene(scene);
+  if (mu >= 0)
+    for (Geom& g : model.geoms) g.friction = mu;
+  const double phi = 20.0 * M_PI / 180.0, T = 1.0;
+  const double a = scene == "incline_sphere" ? 5.0 / 7.0 * kG * std::sin(phi)
+                                             : kG * (std::sin(phi) - mu * std::cos(phi));
+  const double reference = 0.5 * a * T * T;
+  const Vec3 down = incline_downhill(model);
+  Simulation sim(model, parts(scheme));
+  tight(sim);
+  const Vec3 x0 = sim.data().x_W[0];
+  run_to(sim, T, h);
+  return std::abs((sim.data().x_W[0] - x0).dot(down) - reference) / reference;
+}
+
+// Reference theta(T) of the pendulum scene's ODE theta'' = -(m g l / I) sin theta
+// (classical RK4, 1e5 steps: error ~1e-16).
+double pendulum_reference(double theta0, double T) {
+  const double I = 1.0 + 1e-4, k = kG / I;
+  double th = theta0, om = 0;
+  const int n = 100000;
+  const double dt = T / n;
+  auto f = [&](double t) { return -k * std::sin(t); };
+  for (int i = 0; i < n; ++i) {
+    const double k1t = om, k1o = f(th);
+    const double k2t = om + 0.5 * dt * k1o, k2o = f(th + 0.5 * dt * k1t);
+    const double k3t = om + 0.5 * dt * k2o, k3o = f(th + 0.5 * dt * k2t);
+    const double k4t = om + dt * k3o, k4o = f(th + dt * k3t);
+    th += dt / 6 * (k1t + 2 * k2t + 2 * k3t + k4t);
+    om += dt / 6 * (k1o + 2 * k2o + 2 * k3o + k4o);
+  }
+  return th;
+}
+
+double pendulum_error(const std::string& scheme, double h, double T) {
+  Simulation sim(load_scene("pendulum"), parts(scheme));
+  tight(sim);
+  run_to(sim, T, h);
+  return std::abs(joint_position(sim.model(), sim.data(), 0) - pendulum_reference(0.2, T));
+}
+
+void check_all(const ValidationResult& r) {
+  REQUIRE(!r.quantities.empty());
+  for (const auto& q : r.quantities) {
+    CAPTURE(r.name);
+    CAPTURE(q.name);
+    CAPTURE(q.measured);
+    CAPTURE(q.reference);
+    CAPTURE(q.tolerance);
+    CHECK(std::isfinite(q.measured));
+    CHECK(q.error <= q.tolerance);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("moreau: ballistic flight is exact (constant acceleration), the velocity scheme first order") {
+  for (double h : {0.02, 0.01}) {
+    CAPTURE(h);
+    CHECK(ballistic_error("moreau", h) < 1e-12);
+  }
+  // Semi-implicit Euler: x_N = x0 + v0 T + (g T^2 / 2)(1 + h/T): error g T h / 2.
+  const double e1 = ballistic_error("velocity", 0.02), e2 = ballistic_error("velocity", 0.01);
+  CHECK(e1 == doctest::Approx(0.5 * kG * 0.8 * 0.02).epsilon(1e-9));
+  CHECK(e1 / e2 == doctest::Approx(2.0).epsilon(1e-9));
+}
+
+TEST_CASE("moreau: pendulum (no contact) converges at second order") {
+  // theta(T) at T = 1 s (0.2 rad amplitude) against the ODE's RK4 reference.
+  // Measured ratios are 3.97-4.00 for h = 20 -> 10 -> 5 -> 2.5 ms (docs/moreau.md);
+  // the band [3.5, 4.5] leaves room for the O(h^3) term at the coarsest step and
+  // excludes first order (2) by far. The velocity scheme on the same runs: 2.
+  const double T = 1.0;
+  const double e[3] = {pendulum_error("moreau", 0.02, T), pendulum_error("moreau", 0.01, T),
+                       pendulum_error("moreau", 0.005, T)};
+  for (int i = 0; i < 2; ++i) {
+    CAPTURE(i);
+    CAPTURE(e[i]);
+    CAPTURE(e[i + 1]);
+    CHECK(e[i] / e[i + 1] >= 3.5);
+    CHECK(e[i] / e[i + 1] <= 4.5);
+  }
+  const double v1 = pendulum_error("velocity", 0.01, T), v2 = pendulum_error("velocity", 0.005, T);
+  CAPTURE(v1);
+  CAPTURE(v2);
+  CHECK(v1 / v2 < 2.5);
+  CHECK(e[1] < v1);
+}
+
+TEST_CASE("moreau: incline slide and roll within 1 % at h = 50 ms, exact to the solver tolerance") {
+  // The issue's targets: at most 1 % at 50 ms (velocity scheme: h/T = 5 %).
+  // Sliding: incline_box with mu = 0.2 < tan(20 deg) = 0.364; rolling: incline_sphere.
+  for (double h : {0.05, 0.025}) {
+    CAPTURE(h);
+    const double slide = incline_error("incline_box", "moreau", h, 0.2);
+    const double roll = incline_error("incline_sphere", "moreau", h);
+    CAPTURE(slide);
+    CAPTURE(roll);
+    CHECK(slide <= 0.01);
+    CHECK(roll <= 0.01);
+    // Constant acceleration: exact up to the solver's tolerance.
+    CHECK(slide <= 1e-6);
+    CHECK(roll <= 1e-6);
+  }
+  const double vs = incline_error("incline_box", "velocity", 0.05, 0.2);
+  const double vr = incline_error("incline_sphere", "velocity", 0.05);
+  CHECK(vs == doctest::Approx(0.05).epsilon(0.01));  // h/T
+  CHECK(vr == doctest::Approx(0.05).epsilon(0.01));
+}
+
+TEST_CASE("moreau: resting contact is stable") {
+  // incline_box sticks (mu = 0.5 > tan 20 deg): it must stay where it is, with
+  // the gap at the midpoint predicted over h/2 keeping penetration bounded.
+  for (double h : {0.001, 0.05}) {
+    CAPTURE(h);
+    Simulation sim(load_scene("incline_box"), parts("moreau"));
+    tight(sim);
+    const Vec3 x0 = sim.data().x_W[0];
+    double pen = 0;
+    const int n = static_cast<int>(std::lround(2.0 / h));
+    for (int k = 0; k < n; ++k) {
+      sim.step(h);
+      pen = std::max(pen, sim.data().metrics.max_penetration);
+    }
+    CHECK((sim.data().x_W[0] - x0).norm() < 1e-6);
+    CHECK(sim.data().v_W[0].norm() < 1e-6);
+    CHECK(pen < 1e-5);
+  }
+  // A stack at rest, every mass ratio (the validation's tolerances).
+  for (double ratio : {1.0, 100.0, 0.01}) {
+    CAPTURE(ratio);
+    check_all(validate_stacked_boxes(parts("moreau"), ratio, 1e-3));
+  }
+}
+
+TEST_CASE("moreau: an inelastic impact (e = 0) stops the ball and never adds energy") {
+  // bouncing_ball with restitution 0: Moreau's impact law v_n+ >= 0. After the
+  // impact the ball rests on the floor; its energy never rises above the
+  // initial potential energy (the impact only dissipates).
+  Simulation sim(load_scene("bouncing_ball"), parts("moreau"));
+  sim.set_option("scheme.restitution=0");
+  tight(sim);
+  const double h = 1e-3;
+  const double m = sim.model().bodies[0].mass;
+  auto energy = [&] {
+    const Data& d = sim.data();
+    return 0.5 * m * d.v_W[0].squaredNorm() + m * kG * d.x_W[0].z();
+  };
+  const double E0 = energy(), z0 = sim.data().x_W[0].z();
+  double pen = 0, E_max = E0;
+  for (int k = 0; k < 1500; ++k) {
+    sim.step(h);
+    pen = std::max(pen, sim.data().metrics.max_penetration);
+    E_max = std::max(E_max, energy());
+  }
+  CHECK(E_max <= E0 + 1e-9 * std::abs(E0) + 1e-9);
+  CHECK(std::abs(sim.data().v_W[0].z()) < 1e-6);
+  CHECK(sim.data().x_W[0].z() < z0 - 0.5);  // it fell and stayed down
+  CHECK(pen < 1e-3);
+}
+
+TEST_CASE("moreau: the elementary validations pass with their stated tolerances") {
+  // The velocity scheme's validation suite (docs/validation.md, same
+  // tolerances) run with moreau + desaxce + padmm.
+  for (const ValidationResult& r : validation_suite(parts("moreau"))) check_all(r);
+}
