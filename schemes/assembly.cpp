@@ -430,8 +430,14 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
     const Real e = bias.restitution_override >= 0 ? bias.restitution_override : model.restitution(ct.geom1, ct.geom2);
     const bool closes_this_step = ct.gap + T(hp) * std::min(vn_minus, vn_free) < T(0);
     if (e > 0 && vn_minus < T(0) && closes_this_step) {
-      // Newton impact: the normal velocity after the step is at least -e v-.
-      const T xi = (ct.gap + T(bias.contact_slop) < T(0) ? T(ct.gap + T(bias.contact_slop)) : T(0)) / T(hp);
+      // Newton impact: the normal velocity after the step is at least -e v-,
+      // plus the recovery of a penetration that existed at the start of the
+      // step. With rows at a midpoint (position_step < 1) the gap is the
+      // midpoint's, which the first drift may have closed: the start's gap is
+      // predicted back, g - (h - h_pos) J_n u-, so the drift's own penetration
+      // (which the rebound removes) is not also pushed out.
+      const T g0 = bias.position_step == 1 ? ct.gap : T(ct.gap - T(h - hp) * vn_minus);
+      const T xi = (g0 + T(bias.contact_slop) < T(0) ? T(g0 + T(bias.contact_slop)) : T(0)) / T(h);
       bias_v[row_n] = T(bias.contact_baumgarte) * xi + T(e) * vn_minus;
     } else {
       bias_v[row_n] = unilateral_bias(ct.gap, hp, bias.contact_baumgarte, bias.contact_slop);
