@@ -56,17 +56,19 @@ void VelocityStepAdjoint::backward(const StepRecord& record, StepCotangents& io)
   VecX u_plus(6 * nb);
   for (int b = 0; b < nb; ++b) u_plus.segment<6>(6 * b) = twist_at(u_free, b) + minv(b, twist_at(f, b));
 
-  // ---- 1. integrator: x+ = x- + h v+, q+ = Exp(h w+) q- ----
+  // ---- 1. integrator: x+ = x- + h_pos v+, q+ = Exp(h_pos w+) q- ----
+  // h_pos = position_step h: h here, h/2 for Moreau's second drift from q_m.
+  const Real hp = h * scheme_.position_step;
   before.assign(nb, BodyCotangent{});
   VecX u_plus_bar = VecX::Zero(6 * nb);
   for (int b = 0; b < nb; ++b) {
     if (model.bodies[b].fixed) continue;
     const BodyCotangent& a = after[b];
     const Vec3 w_plus = u_plus.segment<3>(6 * b + 3);
-    u_plus_bar.segment<3>(6 * b) = a.v + h * a.x;
-    u_plus_bar.segment<3>(6 * b + 3) = a.w + h * (so3_left_jacobian(h * w_plus).transpose() * a.theta);
+    u_plus_bar.segment<3>(6 * b) = a.v + hp * a.x;
+    u_plus_bar.segment<3>(6 * b + 3) = a.w + hp * (so3_left_jacobian(hp * w_plus).transpose() * a.theta);
     before[b].x += a.x;
-    const Mat3 E = integrate_quaternion(Quat::Identity(), w_plus, h).toRotationMatrix();
+    const Mat3 E = integrate_quaternion(Quat::Identity(), w_plus, hp).toRotationMatrix();
     before[b].theta += E.transpose() * a.theta;
   }
 
@@ -216,6 +218,44 @@ void VelocityStepAdjoint::backward(const StepRecord& record, StepCotangents& io)
   }
   // Leave the scratch at the recorded inputs.
   step.evaluate(model, nullptr, nullptr, yminus_);
+}
+
+void MoreauStepAdjoint::backward(const StepRecord& record, StepCotangents& io) {
+  // The record's inputs are (q_k, u_k); the velocity phases ran from the
+  // midpoint q_m = q_k + (h/2) u_k with u_k, and the recorded contacts are q_m's.
+  const Model& model = *context_model_;
+  const int nb = model.num_bodies();
+  const Real half = 0.5 * h_;
+  mid_.inputs.ctrl = record.inputs.ctrl;
+  mid_.inputs.contacts = record.inputs.contacts;
+  mid_.inputs.bodies = record.inputs.bodies;
+  mid_.lambda = record.lambda;
+  mid_.after = record.after;
+  for (int b = 0; b < nb; ++b) {
+    if (model.bodies[b].fixed) continue;
+    RigidState& s = mid_.inputs.bodies[b];
+    moreau_drift(s.x, s.q, s.v, s.w, half);
+  }
+  // Through the velocity phases (second drift over h/2, solve, step data at
+  // q_m): the cotangent of (x_m, q_m, u_k) in `mid_bar_`.
+  StepCotangents mid_io{io.after, mid_bar_, io.ctrl, io.params};
+  velocity_.backward(mid_, mid_io);
+  // Through the first drift x_m = x_k + (h/2) v_k, q_m = Exp((h/2) w_k) q_k.
+  io.before.assign(nb, BodyCotangent{});
+  for (int b = 0; b < nb; ++b) {
+    const BodyCotangent& m = mid_bar_[b];
+    BodyCotangent& c = io.before[b];
+    if (model.bodies[b].fixed) {
+      c = m;
+      continue;
+    }
+    const Vec3 w = record.inputs.bodies[b].w;
+    c.x = m.x;
+    c.v = m.v + half * m.x;
+    const Mat3 E = integrate_quaternion(Quat::Identity(), w, half).toRotationMatrix();
+    c.theta = E.transpose() * m.theta;
+    c.w = m.w + half * (so3_left_jacobian(half * w).transpose() * m.theta);
+  }
 }
 
 void QuasiDynamicStepAdjoint::record_before(const Model& model, const Data& data, StepRecord& record) const {

@@ -28,6 +28,7 @@
 #include "adjoints/step_problem.hpp"
 #include "core/contact_model.hpp"
 #include "core/step_adjoint.hpp"
+#include "schemes/moreau_scheme.hpp"
 #include "schemes/quasi_dynamic_scheme.hpp"
 #include "schemes/velocity_scheme.hpp"
 
@@ -74,6 +75,33 @@ class QuasiDynamicStepAdjoint final : public StepAdjoint {
  private:
   const QuasiDynamicOptions& scheme_;
   VelocityStepAdjoint velocity_;
+};
+
+// Moreau's midpoint scheme (schemes/moreau_scheme.hpp): the velocity
+// scheme's phases from q_m = q_k + (h/2) u_k with position_step 1/2, so the
+// velocity adjoint (its integrator the second drift, q+ = Exp((h/2) w+) q_m)
+// on the record moved to the midpoint, then the first drift's partials:
+//   x_bar_k = x_bar_m,  v_bar_k = v_bar + (h/2) x_bar_m,
+//   theta_bar_k = E^T theta_bar_m,  w_bar_k = w_bar + (h/2) J_l((h/2) w_k)^T theta_bar_m,
+// E the rotation Exp((h/2) w_k), J_l SO(3)'s left Jacobian.
+class MoreauStepAdjoint final : public StepAdjoint {
+ public:
+  explicit MoreauStepAdjoint(const VelocitySchemeOptions& scheme) : velocity_(scheme) {}
+  std::string solve_method() const override { return velocity_.solve_method(); }
+  void begin(StepAdjointContext context) override {
+    context_model_ = context.model;
+    h_ = context.h;
+    velocity_.begin(std::move(context));
+  }
+  void backward(const StepRecord& record, StepCotangents& io) override;
+  const StepAdjointReport& report() const override { return velocity_.report(); }
+
+ private:
+  VelocityStepAdjoint velocity_;
+  const Model* context_model_ = nullptr;
+  Real h_ = 0;
+  StepRecord mid_;                          // the record moved to the midpoint
+  std::vector<BodyCotangent> mid_bar_;      // cotangent of (x_m, q_m, u_k)
 };
 
 }  // namespace contactlab

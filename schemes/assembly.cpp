@@ -239,6 +239,8 @@ template <class T>
 Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vector<T>& ctrl,
                      const std::vector<ContactT<T>>& contacts, const std::vector<T>& u_free, Real h,
                      const RowBiasOptions& bias, RowsT<T>& out) {
+  // Positions move by h_pos v+ over the step (RowBiasOptions::position_step).
+  const Real hp = h * bias.position_step;
   // ---- count rows ----
   int bilateral = 0, limits = 0;
   for (size_t j = 0; j < model.joints.size(); ++j) {
@@ -247,7 +249,7 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
     bilateral += rows_of_joint(jt.type);
     if (is_scalar(jt.type)) {
       const ServoTerms<T> st = servo_terms(model, ctrl, static_cast<int>(j));
-      if (jt.armature + h * st.damping + h * h * st.stiffness > 0) bilateral += 1;
+      if (jt.armature + h * st.damping + h * hp * st.stiffness > 0) bilateral += 1;
       if (jt.limited) limits += 2;
     } else if (jt.type == JointType::Ball && jt.armature + h * jt.damping > 0) {
       bilateral += 3;
@@ -261,7 +263,7 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
 
   RowWriter<T> w{out.rows};
   Real violation = 0;
-  const Real alpha_h = bias.baumgarte / h;
+  const Real alpha_h = bias.baumgarte / hp;
   auto x_of = [&](int b) { return b >= 0 ? s.x[b] : Vec3T<T>(Vec3T<T>::Zero()); };
 
   // Point coincidence along the world axes: p_b(q) - p_a(q) = 0.
@@ -351,7 +353,7 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
     const Vec3T<T> axis_W = body_rotation_t(s, par) * jt.axis_parent.template cast<T>();
     if (is_scalar(jt.type)) {
       const ServoTerms<T> st = servo_terms(model, ctrl, static_cast<int>(j));
-      const Real m_j = jt.armature + h * st.damping + h * h * st.stiffness;
+      const Real m_j = jt.armature + h * st.damping + h * hp * st.stiffness;
       if (m_j <= 0) continue;
       const T q = joint_position_t<T>(model, s, static_cast<int>(j));
       const T qd = joint_velocity_t<T>(model, s, static_cast<int>(j));
@@ -386,7 +388,7 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
     for (int side = 0; side < 2; ++side) {
       const Real sign = side == 0 ? 1.0 : -1.0;
       const T gap = side == 0 ? T(q - T(jt.range_lo)) : T(T(jt.range_hi) - q);
-      bias_v[w.next] = unilateral_bias(gap, h, bias.limit_baumgarte, 0);
+      bias_v[w.next] = unilateral_bias(gap, hp, bias.limit_baumgarte, 0);
       if (jt.type == JointType::Hinge) {
         w.angular_row(moving(model, par), moving(model, c), T(sign) * axis_W);
       } else {
@@ -426,13 +428,19 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
       vn_free += rn.J_b.dot(Eigen::Map<const Vec6T<T>>(&u_free[6 * rn.body_b]));
     }
     const Real e = bias.restitution_override >= 0 ? bias.restitution_override : model.restitution(ct.geom1, ct.geom2);
-    const bool closes_this_step = ct.gap + T(h) * std::min(vn_minus, vn_free) < T(0);
+    const bool closes_this_step = ct.gap + T(hp) * std::min(vn_minus, vn_free) < T(0);
     if (e > 0 && vn_minus < T(0) && closes_this_step) {
-      // Newton impact: the normal velocity after the step is at least -e v-.
-      const T xi = (ct.gap + T(bias.contact_slop) < T(0) ? T(ct.gap + T(bias.contact_slop)) : T(0)) / T(h);
+      // Newton impact: the normal velocity after the step is at least -e v-,
+      // plus the recovery of a penetration that existed at the start of the
+      // step. With rows at a midpoint (position_step < 1) the gap is the
+      // midpoint's, which the first drift may have closed: the start's gap is
+      // predicted back, g - (h - h_pos) J_n u-, so the drift's own penetration
+      // (which the rebound removes) is not also pushed out.
+      const T g0 = bias.position_step == 1 ? ct.gap : T(ct.gap - T(h - hp) * vn_minus);
+      const T xi = (g0 + T(bias.contact_slop) < T(0) ? T(g0 + T(bias.contact_slop)) : T(0)) / T(h);
       bias_v[row_n] = T(bias.contact_baumgarte) * xi + T(e) * vn_minus;
     } else {
-      bias_v[row_n] = unilateral_bias(ct.gap, h, bias.contact_baumgarte, bias.contact_slop);
+      bias_v[row_n] = unilateral_bias(ct.gap, hp, bias.contact_baumgarte, bias.contact_slop);
     }
   }
   (void)x_of;

@@ -39,6 +39,12 @@ void free_velocity_t(const Model& model, const BodyStatesT<T>& s, const std::vec
 struct RowBiasOptions {
   Real baumgarte = 0.1, limit_baumgarte = 0.1, contact_baumgarte = 0.1, contact_slop = 1e-6;
   Real restitution_override = -1;
+  // Fraction of the step over which the positions move with the velocity the
+  // rows constrain (q+ = q + position_step h v+): 1 for the velocity scheme,
+  // 1/2 for Moreau's midpoint scheme (rows at q_m, q+ = q_m + (h/2) v+). The
+  // position biases, the speculative-contact and impact tests and the servo's
+  // implicit stiffness use h_pos = position_step h; the forces use h.
+  Real position_step = 1;
 };
 
 // Biases that remove every position error in one step, with no slop and no

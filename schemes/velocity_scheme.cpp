@@ -85,7 +85,11 @@ void VelocitySchemeOptions::validate() const {
 bool VelocityScheme::accepts(const ContactModel&, const Solver&, std::string*) const { return true; }
 
 void VelocityScheme::bind_options(OptionSet& set, const std::string& prefix) {
-  set.add_validator([this] { options.validate(); });
+  bind_velocity_options(set, prefix, options);
+}
+
+void bind_velocity_options(OptionSet& set, const std::string& prefix, VelocitySchemeOptions& options) {
+  set.add_validator([&options] { options.validate(); });
   set.add(prefix + "baumgarte", &options.baumgarte, "joint/loop position error removed per step", 0, 1);
   set.add(prefix + "limit_baumgarte", &options.limit_baumgarte, "joint-limit violation removed per step", 0, 1);
   set.add(prefix + "contact_baumgarte", &options.contact_baumgarte, "penetration removed per step", 0, 1);
@@ -105,6 +109,7 @@ RowBiasOptions VelocitySchemeOptions::row_bias(Real contact_recovery) const {
   bias.contact_baumgarte = contact_recovery;
   bias.contact_slop = contact_slop;
   bias.restitution_override = restitution;
+  bias.position_step = position_step;
   return bias;
 }
 
@@ -122,8 +127,10 @@ void VelocityScheme::prepare(const Model& model, Data& data, const ContactModel&
 }
 
 void VelocityScheme::finish(const Model& model, Data& data, const ContactModel& law, Real h) const {
-  // u+ = u_free + M^-1 J^T lambda, then the semi-implicit Euler position update.
+  // u+ = u_free + M^-1 J^T lambda, then the semi-implicit Euler position update
+  // over h_pos = position_step h (h itself for this scheme).
   const ConstraintProblem& p = data.problem;
+  const Real hp = h * options.position_step;
   std::vector<Real>& du = data.scratch6;
   du.resize(6 * p.num_bodies);
   p.apply_JT(data.lambda.data(), du.data());
@@ -132,8 +139,8 @@ void VelocityScheme::finish(const Model& model, Data& data, const ContactModel& 
     if (model.bodies[b].fixed) continue;
     data.v_W[b] = Eigen::Map<const Vec3>(&data.u_free[6 * b]) + Eigen::Map<const Vec3>(&du[6 * b]);
     data.w_W[b] = Eigen::Map<const Vec3>(&data.u_free[6 * b + 3]) + Eigen::Map<const Vec3>(&du[6 * b + 3]);
-    data.x_W[b] += h * data.v_W[b];
-    data.q_WB[b] = integrate_quaternion(data.q_WB[b], data.w_W[b], h);
+    data.x_W[b] += hp * data.v_W[b];
+    data.q_WB[b] = integrate_quaternion(data.q_WB[b], data.w_W[b], hp);
   }
   data.time += h;
   data.step += 1;

@@ -32,6 +32,11 @@ struct VelocitySchemeOptions {
   bool warm_start = true;        // pass the previous step's impulses to the solver
   Real warm_start_radius = 0.02; // m, a previous contact of the same geom pair within this distance is matched
   bool gyroscopic = true;        // explicit gyroscopic torque -w x (I w)
+  // Not an option: the fraction of the step over which finish() moves the
+  // positions with u+ and over which the rows' position terms are predicted
+  // (RowBiasOptions::position_step). 1 here; Moreau's midpoint scheme
+  // (schemes/moreau_scheme.hpp) runs these phases from q_m with 1/2.
+  Real position_step = 1;
   void validate() const;
   // The assembly's bias options, with the law's penetration recovery (the
   // law may replace contact_baumgarte, ContactModel::penetration_recovery).
@@ -53,5 +58,9 @@ class VelocityScheme final : public Scheme {
   void bind_options(OptionSet& set, const std::string& prefix) override;
   VelocitySchemeOptions options;
 };
+
+// The velocity scheme's option keys (scheme.baumgarte, ...) bound to `options`
+// with its validator: VelocityScheme's and Moreau's scheme.* options.
+void bind_velocity_options(OptionSet& set, const std::string& prefix, VelocitySchemeOptions& options);
 
 }  // namespace contactlab

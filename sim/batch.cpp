@@ -120,7 +120,7 @@ Batch::Batch(Model model, const PartChoice& parts, int num_worlds, const BatchOp
   if (batch_options_.mode == BatchMode::BatchedPadmm) {
     const std::string why = "batch mode batched_padmm needs ";
     if (!scheme_->solves_linear_problem())
-      throw std::invalid_argument(why + "a scheme whose solve is the linear problem alone (velocity, quasi_dynamic); '" +
+      throw std::invalid_argument(why + "a scheme whose solve is the linear problem alone (velocity, quasi_dynamic, moreau); '" +
                                   scheme_->name() + "' re-linearises during its solve");
     std::string reason;
     batch_solver_ = solver_->make_batch_solver(*law_, batch_options_.device, &reason);

@@ -15,7 +15,7 @@
 //                  padmm's: a dense PADMM of all worlds' problems on the CPU
 //                  or with the CUDA kernel); then per world the answer and
 //                  the scheme's finish. Needs a scheme whose solve is the
-//                  linear problem alone (velocity, quasi_dynamic) and a solver
+//                  linear problem alone (velocity, quasi_dynamic, moreau) and a solver
 //                  with a batched form for the law (padmm with
 //                  solver.balanced_penalty=false and solver.delassus=dense,
 //                  on a law with the hard Coulomb cones: desaxce,

@@ -13,6 +13,7 @@
 #include "contact_models/desaxce.hpp"
 #include "contact_models/fischer_burmeister.hpp"
 #include "schemes/backward_euler_scheme.hpp"
+#include "schemes/moreau_scheme.hpp"
 #include "schemes/quasi_dynamic_scheme.hpp"
 #include "schemes/velocity_scheme.hpp"
 #include "solvers/convex_newton.hpp"
@@ -90,6 +91,12 @@ Table<SchemeMakers> builtin_schemes() {
           return std::make_unique<QuasiDynamicStepAdjoint>(s.options);
         }),
         "the velocity adjoint on a world at rest, the velocities' cotangents dropped"}},
+      {{"moreau", "Moreau-Jean midpoint: drift h/2, contacts, joints and impulses at q_m, drift h/2 with u+"},
+       {[] { return std::make_unique<MoreauScheme>(); },
+        typed_step_adjoint<MoreauScheme>([](const MoreauScheme& s) -> std::unique_ptr<StepAdjoint> {
+          return std::make_unique<MoreauStepAdjoint>(s.options);
+        }),
+        "the velocity adjoint from the midpoint (second drift h/2), then the first drift's partials"}},
   };
 }
 

@@ -13,7 +13,7 @@
 // T/K checkpoints plus K records, for one extra forward pass.
 //
 // Any scheme with a step adjoint (Scheme::make_step_adjoint: the built-in
-// velocity, backward_euler and quasi_dynamic have theirs, adjoints/) and any
+// velocity, backward_euler, quasi_dynamic and moreau have theirs, adjoints/) and any
 // law with a linearisation (ContactModel::has_linearisation) is
 // differentiable; the solve's VJP is the one the registry pairs with the
 // solver (sim/registry.hpp), and a relaxed forward law is differentiated at

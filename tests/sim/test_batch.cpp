@@ -237,7 +237,8 @@ TEST_CASE("batch: batched_padmm on the CPU matches simulations with a fixed pena
   constexpr double kTol = 1e-9;
   const PartChoice combos[] = {{"desaxce", "padmm", "velocity"},
                                {"fischer_burmeister", "padmm", "velocity"},
-                               {"desaxce", "padmm", "quasi_dynamic"}};
+                               {"desaxce", "padmm", "quasi_dynamic"},
+                               {"desaxce", "padmm", "moreau"}};
   for (const PartChoice& parts : combos)
   for (const std::string name : {"stacked_boxes", "box_ramp"}) {
     CAPTURE(name);

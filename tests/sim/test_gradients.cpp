@@ -575,6 +575,119 @@ TEST_CASE("gradients: quasi-dynamics (velocities dropped every step)") {
   CHECK(v.gradient[1] == 0);
 }
 
+TEST_CASE("gradients: Moreau's midpoint scheme, as the velocity scheme's cases") {
+  // schemes/moreau_scheme.hpp with adjoints/velocity_step_adjoint.hpp's
+  // MoreauStepAdjoint, on the velocity scheme's scenes with its bounds:
+  // ballistic flight exact (d(z + 3 vz)/d vz0 = T + 3 = 3.2, rounding only),
+  // the impact 1e-4, box_ramp 1e-5, cart_pole (joints, limit, motor) 1e-5.
+  auto moreau = [](RolloutSpec s) {
+    s.scheme = "moreau";
+    return s;
+  };
+  RolloutSpec flight = moreau(scene("bouncing_ball"));
+  flight.dt = 0.01;
+  flight.steps = 20;
+  const GradientResult g =
+      rollout_gradient(flight, "final:ball.pz + 3*final:ball.vz", "init:ball.vz,init:ball.pz,init:ball.vx", {});
+  CHECK(g.gradient[0] == doctest::Approx(3.2).epsilon(1e-12));
+  CHECK(g.gradient[1] == doctest::Approx(1.0).epsilon(1e-12));
+  CHECK(std::abs(g.gradient[2]) < 1e-12);
+  RolloutSpec impact = moreau(scene("bouncing_ball"));
+  impact.duration = 0.6;
+  check(impact, "final:ball.pz + final:ball.vz", "init:ball.pz,init:ball.vz", 1e-4);
+  check(moreau(scene("box_ramp")), "final:box.px + final:box.vx",
+        "param:geom.box.friction,param:body.box.mass,ctrl:push,ctrl:push@1500,init:box.px", 1e-5);
+  RolloutSpec pole = moreau(scene("cart_pole"));
+  pole.steps = 50;
+  check(pole, "final:pole.px + final:cart.vx + sumsq:pole.pos=0.3,0,1",
+        "init:cart.vx,init:pole.wy,init:pole.ry,ctrl:slide_motor,ctrl:slide_motor@3,param:body.cart.mass", 1e-5);
+}
+
+TEST_CASE("gradients: Moreau's midpoint scheme through impacts, rotations, servos, limits and other laws") {
+  // The velocity scheme's cases of the same names with scheme = moreau and
+  // their bounds: the impulsive boundary of impact_ball with padmm, pgs and
+  // newton (1e-5); oblique impacts of spinning bodies (1e-5: the first
+  // drift's rotation partials); wheeled_pallet's sticking wheels with
+  // velocity servos (1e-3); a position servo's gains (1e-5) and an active
+  // slide limit (1e-4); the ccp and central_path forward laws (1e-4).
+  // Measured values: docs/moreau.md.
+  auto moreau = [](RolloutSpec s) {
+    s.scheme = "moreau";
+    return s;
+  };
+  const std::string loss = "final:ball.px + final:ball.vx + final:ball.wy + final:ball.pz";
+  const std::string wrt = "init:ball.pz,init:ball.vz,init:ball.vx,init:ball.wy,param:geom.floor.friction";
+  for (const std::string solver : {"padmm", "pgs", "newton"}) {
+    CAPTURE(solver);
+    RolloutSpec vs = moreau(scene(std::string(CONTACTLAB_TEST_DATA) + "/impact_ball.xml", solver,
+                                  solver == "newton" ? "fischer_burmeister" : "desaxce"));
+    vs.keyframe = "init";
+    vs.duration = 0.27;
+    if (solver == "pgs") vs.sets = {"solver.tolerance=1e-13", "solver.max_iterations=20000"};
+    check(vs, loss, wrt, 1e-5);
+  }
+  RolloutSpec balls = moreau(scene(std::string(CONTACTLAB_TEST_DATA) + "/balls_oblique.xml"));
+  balls.keyframe = "init";
+  balls.duration = 0.3;
+  check(balls, "final:b.py + final:b.vy + final:a.vy + final:b.wz", "init:a.py,init:a.vx,init:b.py,init:a.vy", 1e-5);
+  {
+    const std::string path = "/tmp/contactlab_test_pair_moreau_box_box.xml";
+    std::ofstream(path) << "<mujoco model=\"pair\"><option timestep=\"0.01\" gravity=\"0 0 0\"/><worldbody>"
+                        << "<body name=\"a\" euler=\"20 30 10\"><freejoint/><geom name=\"a\" type=\"box\""
+                        << " size=\"0.1 0.15 0.2\" mass=\"1\" friction=\"0.3\"/></body>"
+                        << "<body name=\"b\" pos=\"0.45 0.05 0.03\" euler=\"-15 40 25\"><freejoint/><geom name=\"b\""
+                        << " type=\"box\" size=\"0.12 0.1 0.15\" mass=\"1\" friction=\"0.3\"/></body></worldbody>"
+                        << "<keyframe><key name=\"go\" qvel=\"1 0.1 0 0.5 0.3 0 0 0 0 0 0 0\"/></keyframe></mujoco>";
+    RolloutSpec s = moreau(scene(path));
+    s.keyframe = "go";
+    s.duration = 0.4;
+    check(s, "final:b.px + final:b.vy + final:a.vz + final:b.wz + final:a.wx",
+          "init:a.py,init:a.vx,init:b.pz,init:a.rx,init:b.ry", 1e-5);
+    std::remove(path.c_str());
+  }
+  {
+    const std::string path = flat_pallet_file("sticking_moreau");
+    RolloutSpec s = moreau(scene(path));
+    s.steps = 100;
+    check(s, "final:chassis.px + final:chassis.vx + final:wheel_left.wy",
+          "init:chassis.vx,init:wheel_rear.wy,param:body.chassis.mass,param:geom.floor.friction,"
+          "param:actuator.drive_left.kv,ctrl:drive_left",
+          1e-3);
+    std::remove(path.c_str());
+  }
+  {
+    std::ifstream in(std::string(CONTACTLAB_SCENE_DIR) + "/cart_pole.xml");
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string xml = text.str();
+    const std::string motor = "<motor name=\"slide_motor\"";
+    REQUIRE(xml.find(motor) != std::string::npos);
+    xml.insert(xml.find(motor), "<position name=\"hold\" joint=\"hinge\" kp=\"30\" kv=\"3\"/>\n    ");
+    const std::string path = "/tmp/contactlab_test_cart_pole_servo_moreau.xml";
+    std::ofstream(path) << xml;
+    RolloutSpec servo = moreau(scene(path));
+    servo.steps = 50;
+    check(servo, "final:pole.px + final:cart.vx",
+          "param:actuator.hold.kp,param:actuator.hold.kv,ctrl:hold,ctrl:slide_motor", 1e-5);
+    std::remove(path.c_str());
+  }
+  RolloutSpec limit = moreau(scene("cart_pole"));
+  limit.steps = 250;
+  limit.ctrls = {"slide_motor=15"};
+  check(limit, "final:cart.px + final:pole.px + final:cart.vx",
+        "init:cart.vx,init:pole.wy,ctrl:slide_motor@10,param:body.cart.mass", 1e-4);
+  for (const std::string solver : {"padmm", "convex_newton"}) {
+    CAPTURE(solver);
+    RolloutSpec s = moreau(scene("box_ramp", solver, "ccp"));
+    if (solver == "convex_newton") s.sets = {"solver.tolerance=1e-14", "solver.max_iterations=200"};
+    check(s, "final:box.px + final:box.vx", "param:geom.box.friction,ctrl:push,param:body.box.mass", 1e-4);
+  }
+  RolloutSpec cp = moreau(scene("box_ramp", "padmm", "central_path"));
+  cp.sets = {"contact.rho=1e-4", "solver.balanced_penalty=false", "solver.rho=1", "solver.tol_primal=1e-12",
+             "solver.tol_dual=1e-12", "solver.tol_compl=2e-4", "solver.max_iterations=20000"};
+  check(cp, "final:box.px + final:box.vx", "param:geom.box.friction,ctrl:push,param:body.box.mass", 1e-4);
+}
+
 TEST_CASE("cli: grad prints the loss and one gradient per input - gradcheck's exit status follows --tol") {
   const CliResult g = run_binary("grad box_ramp --loss final:box.px --wrt param:geom.box.friction,ctrl:push --steps 300");
   CHECK(g.status == 0);
