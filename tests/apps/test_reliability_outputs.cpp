@@ -23,25 +23,16 @@
 #include <vector>
 
 #include "support/cli.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using contactlab::test_cli::CliResult;
 
-// A fresh folder under the temporary directory, removed with everything in it.
-struct TempDir {
-  std::string path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "contactlab_outputs_XXXXXX").string();
-    REQUIRE(mkdtemp(tmpl.data()) != nullptr);
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string operator/(const std::string& name) const { return path + "/" + name; }
+// Each case's folder (tests/support/temp_dir.hpp).
+struct TempDir : contactlab::test::TempDir {
+  TempDir() : contactlab::test::TempDir("contactlab_outputs_") {}
 };
 
 std::string read_file(const std::string& path) {
@@ -71,15 +62,9 @@ std::vector<std::string> leftovers(const std::string& dir) {
 
 // Runs the binary with stdout sent to `stdout_to` and stderr captured.
 CliResult run_with_stdout(const std::string& args, const std::string& stdout_to) {
-  const std::string cmd = std::string(CONTACTLAB_BINARY) + " " + args + " 2>&1 >" + stdout_to;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  const int raw = pclose(pipe);
-  return {WEXITSTATUS(raw), out};
+  const contactlab::test_cli::ShellResult r =
+      contactlab::test_cli::run_shell(std::string(CONTACTLAB_BINARY) + " " + args + " 2>&1 >" + stdout_to);
+  return {WEXITSTATUS(r.raw_status), r.output};
 }
 
 // {d} in a row's text is the case's temporary folder, {p} the test problems.

@@ -184,13 +184,9 @@ TEST_CASE("reliability problems: a crashed bench-problems row is reported and ma
   const std::string cmd = "bash -c 'ulimit -t 1; exec " + std::string(CONTACTLAB_BINARY) + " bench-problems " +
                           problem + " --solvers pgs --time-limit 60 --set solver.tolerance=0" +
                           " --set solver.max_iterations=1000000000 --out " + out + "' 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string output;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) output.append(buf, n);
-  const int raw = pclose(pipe);
+  const contactlab::test_cli::ShellResult shell = contactlab::test_cli::run_shell(cmd);
+  const int raw = shell.raw_status;
+  const std::string& output = shell.output;
   INFO(output);
   CHECK(WIFEXITED(raw));
   CHECK(WEXITSTATUS(raw) == 1);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "io/output_file.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace contactlab;
 
@@ -24,23 +25,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct TempDir {
-  std::string path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "contactlab_output_file_XXXXXX").string();
-    REQUIRE(mkdtemp(tmpl.data()) != nullptr);
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string operator/(const std::string& name) const { return path + "/" + name; }
-  std::vector<std::string> names() const {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(path)) out.push_back(e.path().filename().string());
-    return out;
-  }
+// Each case's folder (tests/support/temp_dir.hpp).
+struct TempDir : contactlab::test::TempDir {
+  TempDir() : contactlab::test::TempDir("contactlab_output_file_") {}
 };
 
 std::string read_file(const std::string& path) {
