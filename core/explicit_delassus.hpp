@@ -34,6 +34,9 @@ class ExplicitDelassus {
   void add_column(int j, Real s, Real* y) const;
   void to_dense(MatX& D) const;
   long stored_entries() const;
+  // The stored matrix: the sparse one (null when dense) or the dense one (null when sparse).
+  const SparseMat* sparse_matrix() const { return is_sparse_ ? &sparse_ : nullptr; }
+  const MatX* dense_matrix() const { return is_sparse_ ? nullptr : &dense_; }
 
  private:
   void finish();

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "core/batch_solver.hpp"
+#include "core/island_solve.hpp"
 
 namespace contactlab {
 
@@ -21,7 +22,8 @@ void Solver::solve(const ConstraintProblem& problem, const ContactModel& law, co
                    SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
                    SolveStats& stats) const {
   const auto t0 = std::chrono::steady_clock::now();
-  do_solve(problem, law, warm, workspace, lambda, v_plus, stats);
+  if (!solve_by_islands(problem, law, warm, workspace, lambda, v_plus, stats))
+    do_solve(problem, law, warm, workspace, lambda, v_plus, stats);
   stats.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   stats.natural_map = natural_map_residual(problem, law, lambda, v_plus, workspace.residual_scratch);
 }

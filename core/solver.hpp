@@ -43,11 +43,28 @@ struct WarmStart {
 
 class BatchSolver;
 enum class BatchDevice;
+class IslandWorkspace;  // core/island_solve.hpp
+
+// Solving a problem island by island (core/islands.hpp): rows of different
+// islands share no body, so each island is a problem of its own, with its own
+// warm start, early exit and statistics. Every solver gets this from
+// Solver::solve; a problem given by an explicit Delassus matrix, or one a
+// relinearising solver evaluates through nonlinear rows, is solved whole.
+struct IslandOptions {
+  bool enabled = true;  // split into islands when there are two or more
+  int threads = 1;      // threads solving islands, the caller included; 0 = hardware concurrency
+  // Throws std::invalid_argument naming the first bad field.
+  void Validate() const;
+  // "PREFIXislands" and "PREFIXisland_threads".
+  void bind(OptionSet& set, const std::string& prefix);
+};
 
 class SolverWorkspace {
  public:
-  virtual ~SolverWorkspace() = default;
+  SolverWorkspace();
+  virtual ~SolverWorkspace();
   ResidualScratch residual_scratch;  // for Solver::solve's natural-map measurement
+  std::unique_ptr<IslandWorkspace> islands;  // made on the first split solve
 };
 
 class Solver {
@@ -60,8 +77,9 @@ class Solver {
   // Whether the solver re-evaluates problem.nonlinear_rows at each iterate
   // (required by schemes that evaluate constraints at q+, e.g. backward Euler).
   virtual bool relinearises() const { return false; }
-  // Solves (do_solve), then measures the solve's wall time and its answer's
-  // natural-map residual into stats, the same way for every solver. lambda
+  // Solves (do_solve, island by island when `islands` says so), then measures
+  // the solve's wall time and its answer's natural-map residual over the
+  // whole problem into stats, the same way for every solver. lambda
   // and v_plus are resized to the number of rows (std::vector keeps its
   // capacity, so a reused buffer does not allocate).
   void solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
@@ -75,12 +93,22 @@ class Solver {
   virtual std::unique_ptr<BatchSolver> make_batch_solver(const ContactModel& law, BatchDevice device,
                                                          std::string* why) const;
 
+  IslandOptions islands;
+
  protected:
   // The solver itself: fills lambda, v_plus (v+ = D lambda + v_f) and stats'
   // status, iterations, own residuals and history.
   virtual void do_solve(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
                         SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
                         SolveStats& stats) const = 0;
+
+ private:
+  // do_solve on each island of the problem (core/island_solve.cpp); false,
+  // having done nothing, when the problem is not split (fewer than two
+  // islands, or a kind of problem that is solved whole).
+  bool solve_by_islands(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
+                        SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
+                        SolveStats& stats) const;
 };
 
 }  // namespace contactlab

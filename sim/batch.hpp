@@ -35,6 +35,8 @@
 
 namespace contactlab {
 
+class WorkerPool;  // core/worker_pool.hpp
+
 // State of N worlds of one Model. Body arrays are indexed w * num_bodies + b
 // (world-major), controls w * num_actuators + a. Fixed bodies keep their pose
 // and zero twist, as in Data.
@@ -113,7 +115,6 @@ class Batch {
   const Scheme& scheme() const { return *scheme_; }
 
  private:
-  class WorkerPool;
   void check_world(int w) const;
   void gather(int w);
   void scatter(int w);

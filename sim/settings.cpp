@@ -121,6 +121,7 @@ void bind_run_options(OptionSet& set, Model& model, ContactModel& law, Solver& s
   law.bind_options(set, "contact.");
   set.add_alias("model.", "contact.");
   solver.bind_options(set, "solver.");
+  solver.islands.bind(set, "solver.");
   scheme.bind_options(set, "scheme.");
   bind_model_parameters(set, model);
 }

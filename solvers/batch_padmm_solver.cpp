@@ -29,10 +29,11 @@ void BatchPadmmSolver::check_options() const {
     throw std::invalid_argument(
         "batch mode batched_padmm needs solver.balanced_penalty=false (the batch kernel runs a fixed penalty "
         "rho); set it with set_option(\"solver.balanced_penalty=false\")");
-  if (o.delassus != PadmmOptions::kDense)
+  // auto is dense in the batch kernel (every world's factor is dense there).
+  if (o.delassus != PadmmOptions::kDense && o.delassus != PadmmOptions::kAuto)
     throw std::invalid_argument(
         "batch mode batched_padmm needs solver.delassus=dense (the batch kernel solves with a dense Cholesky "
-        "factor)");
+        "factor; auto is taken as dense)");
   o.Validate();
 }
 

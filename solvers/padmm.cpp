@@ -106,7 +106,10 @@ void PadmmOptions::Validate() const {
   require(restart_factor > 0 && restart_factor <= 1, "restart_factor", restart_factor, "must lie in (0, 1]");
   require(warm_start_factor >= 0 && warm_start_factor <= 1, "warm_start_factor", warm_start_factor,
           "must lie in [0, 1]");
-  require(delassus == kDense || delassus == kMatrixFree, "delassus", delassus, "must be dense (0) or matrix_free (1)");
+  require(delassus == kDense || delassus == kMatrixFree || delassus == kSparse || delassus == kAuto, "delassus",
+          delassus, "must be dense (0), matrix_free (1), sparse (2) or auto (3)");
+  require(sparse_from_rows >= 0, "sparse_from_rows", sparse_from_rows, "must be >= 0");
+  require(correction_max_iterations >= 0, "correction_max_iterations", correction_max_iterations, "must be >= 0");
   require(cr_max_iterations >= 1, "cr_max_iterations", cr_max_iterations, "must be >= 1");
   require(cr_tolerance > 0 && cr_tolerance < 1, "cr_tolerance", cr_tolerance, "must lie in (0, 1)");
   require(penalty_interval >= 1, "penalty_interval", penalty_interval, "must be >= 1");
@@ -137,11 +140,16 @@ void PadmmSolver::do_solve(const ConstraintProblem& problem, const ContactModel&
 
   const int m = problem.num_rows(), nb = problem.num_bilateral, nl = problem.num_limit, nc = problem.num_contacts;
   const int off = problem.contact_offset();
-  const size_t mm = static_cast<size_t>(m) * m;
   begin_solve(stats, options.max_iterations, m, lambda, v_plus);
   if (m == 0) return;
 
-  const bool dense = options.delassus == PadmmOptions::kDense;
+  // The x-update's linear algebra: a factor (dense, sparse or LU) or matrix free.
+  const bool matrix_free = options.delassus == PadmmOptions::kMatrixFree;
+  const bool use_lu = problem.explicit_delassus() && !problem.explicit_W->symmetric();
+  const bool sparse = !use_lu && (options.delassus == PadmmOptions::kSparse ||
+                                  (options.delassus == PadmmOptions::kAuto && m >= options.sparse_from_rows));
+  const PadmmFactor::Storage storage =
+      use_lu ? PadmmFactor::Storage::Lu : (sparse ? PadmmFactor::Storage::Sparse : PadmmFactor::Storage::Dense);
   const Real* mu = problem.mu.data();
   Real* R = grow(ws.contact_R, std::max(3 * nc, 1));
   Real* p = grow(ws.p, m);
@@ -166,21 +174,17 @@ void PadmmSolver::do_solve(const ConstraintProblem& problem, const ContactModel&
   w.x_prev = grow(ws.x_prev, m);
   w.y_prev = grow(ws.y_prev, m);
   w.z_prev = grow(ws.z_prev, m);
-  Real *D = nullptr, *L = nullptr;
-  if (dense) {
-    D = grow(ws.delassus, mm);
-    L = grow(ws.factor, mm);
-  } else {
+  if (matrix_free)
     for (auto* v : {&ws.cr_r, &ws.cr_p, &ws.cr_Ar, &ws.cr_Ap, &ws.cr_tmp}) grow(*v, m);
-  }
 
   // Soft laws: their contact compliance joins D on the contact rows.
   const Real* contact_R = law_contact_compliance(law, mu, nc, R);
 
   // Preconditioner and scaled free velocity (MATH.md C.2).
-  if (dense) {
-    padmm_assemble_delassus(problem, contact_R, D, unit, s6);
-    for (int i = 0; i < m; ++i) diag[i] = D[static_cast<size_t>(i) * m + i];
+  PadmmFactor& factor = ws.factor;
+  if (!matrix_free) {
+    factor.assemble(problem, contact_R, storage);
+    std::copy(factor.diagonal().begin(), factor.diagonal().end(), diag);
   } else {
     delassus_diagonal(problem, contact_R, diag);
   }
@@ -189,7 +193,9 @@ void PadmmSolver::do_solve(const ConstraintProblem& problem, const ContactModel&
 
   padmm::Params<Real> prm;
   prm.eta = options.eta;
-  prm.rho = options.rho;
+  prm.rho = options.penalty_memory && ws.last_rho > 0 && options.balanced_penalty
+                ? std::min(std::max(ws.last_rho, options.rho_min), options.rho_max)
+                : options.rho;
   prm.tol_primal = options.tol_primal;
   prm.tol_dual = options.tol_dual;
   prm.tol_compl = options.tol_compl;
@@ -197,22 +203,11 @@ void PadmmSolver::do_solve(const ConstraintProblem& problem, const ContactModel&
   prm.restart_factor = options.restart_factor;
   prm.accelerate = options.acceleration ? 1 : 0;
 
-  const bool use_lu = dense && problem.explicit_delassus() && !problem.explicit_W->symmetric();
-  auto factorise = [&]() {
-    if (use_lu) {
-      // D is stored by columns (row j holds D e_j), so D(i, j) = D[j m + i].
-      ws.shifted.resize(m, m);
-      for (int j = 0; j < m; ++j)
-        for (int i = 0; i < m; ++i)
-          ws.shifted(i, j) = p[i] * D[static_cast<size_t>(j) * m + i] * p[j] + (i == j ? prm.eta + prm.rho : Real(0));
-      ws.lu.compute(ws.shifted);
-      return ws.lu.matrixLU().allFinite() && ws.lu.matrixLU().diagonal().cwiseAbs().minCoeff() > 0;
-    }
-    padmm::scaled_shifted_matrix(D, m, m, p, prm.eta + prm.rho, L, m);
-    return dense::cholesky_factor(L, m, m);
+  auto fail = [&]() {
+    ws.last_counters = factor.counters;
+    fail_solve(stats, lambda, v_plus);
   };
-  auto fail = [&]() { fail_solve(stats, lambda, v_plus); };
-  if (dense && !factorise()) return fail();
+  if (!matrix_free && !factor.factorise_scaled(p, prm.eta + prm.rho)) return fail();
 
   // Warm start: x = y = factor lambda/P, z = P (v + Gamma(v)) (shift in `unit`).
   padmm::Scalars<Real> sc;
@@ -229,14 +224,13 @@ void PadmmSolver::do_solve(const ConstraintProblem& problem, const ContactModel&
     // x-update: the law's shift of ẑ goes into rhs first (x_rhs allows the alias).
     law.velocity_shift(mu, nc, w.z_hat + off, rhs + off);
     padmm::x_rhs(w, prm, rhs + off, rhs);
-    if (use_lu) {
-      Eigen::Map<VecX>(w.x, m) = ws.lu.solve(Eigen::Map<const VecX>(rhs, m));
-    } else if (dense) {
-      std::copy(rhs, rhs + m, w.x);
-      dense::cholesky_solve(L, m, m, w.x);
-    } else {
+    if (matrix_free) {
       conjugate_residual(problem, contact_R, p, prm.eta + prm.rho, rhs, w.x, options.cr_max_iterations,
                          options.cr_tolerance, ws);
+    } else if (!factor.solve(rhs, prm.eta + prm.rho, options.correction_max_iterations, options.cr_tolerance,
+                             w.x)) {
+      sc.flag = padmm::kFailed;
+      break;
     }
     // y = Pi_K(x - ẑ/rho): bilateral and limits in the kernel, contacts by the law.
     padmm::y_before_projection(w, prm);
@@ -253,7 +247,7 @@ void PadmmSolver::do_solve(const ConstraintProblem& problem, const ContactModel&
         prm.rho = rho;
         sc.a = 1;  // c is measured with rho: start the restart test afresh
         sc.c_prev = std::numeric_limits<Real>::infinity();
-        if (dense && !factorise()) {
+        if (!matrix_free && options.penalty_refactorise && !factor.refactorise(prm.eta + prm.rho)) {
           sc.flag = padmm::kFailed;
           break;
         }
@@ -261,6 +255,8 @@ void PadmmSolver::do_solve(const ConstraintProblem& problem, const ContactModel&
     }
   }
 
+  ws.last_counters = factor.counters;
+  ws.last_rho = prm.rho;
   stats.iterations = sc.iteration;
   stats.r_primal = sc.r_primal;
   stats.r_dual = sc.r_dual;
@@ -293,8 +289,10 @@ void PadmmOptions::bind(OptionSet& set, const std::string& prefix) {
   set.add(prefix + "warm_start", &o.warm_start, "start from the previous step's lambda and v+");
   set.add(prefix + "warm_start_factor", &o.warm_start_factor, "x = y = factor * lambda / P", 0, 1);
   set.add(prefix + "preconditioning", &o.preconditioning, "Jacobi scaling of the Delassus matrix");
-  set.add_choice(prefix + "delassus", &o.delassus, {"dense", "matrix_free"},
-                 "x-update: dense Cholesky or matrix-free conjugate residual");
+  set.add_choice(prefix + "delassus", &o.delassus, {"dense", "matrix_free", "sparse", "auto"},
+                 "x-update: dense Cholesky, matrix-free conjugate residual, sparse LDL^T, or auto "
+                 "(sparse from sparse_from_rows rows)");
+  set.add(prefix + "sparse_from_rows", &o.sparse_from_rows, "rows from which delassus=auto factorises sparse", 0);
   set.add(prefix + "cr_max_iterations", &o.cr_max_iterations, "conjugate-residual iterations per x-update", 1);
   set.add(prefix + "cr_tolerance", &o.cr_tolerance, "conjugate-residual relative tolerance", 0, 1);
   set.add(prefix + "balanced_penalty", &o.balanced_penalty, "adapt rho to balance primal and dual residuals");
@@ -303,6 +301,11 @@ void PadmmOptions::bind(OptionSet& set, const std::string& prefix) {
   set.add(prefix + "penalty_factor", &o.penalty_factor, "rho is multiplied/divided by this", 1, inf);
   set.add(prefix + "rho_min", &o.rho_min, "lower bound of rho under balancing", 0, inf);
   set.add(prefix + "rho_max", &o.rho_max, "upper bound of rho under balancing", 0, inf);
+  set.add(prefix + "penalty_memory", &o.penalty_memory, "start from the rho the previous solve ended with");
+  set.add(prefix + "penalty_refactorise", &o.penalty_refactorise,
+          "refactorise at every rho change (else the old factor preconditions a CG)");
+  set.add(prefix + "correction_max_iterations", &o.correction_max_iterations,
+          "CG iterations of an x-update at a changed rho before refactorising", 0);
 }
 
 }  // namespace contactlab

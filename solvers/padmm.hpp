@@ -3,8 +3,9 @@
 // K = R (bilateral) x R+ (limits) x prod_k K_mu_k (contacts), Gamma the
 // contact law's velocity shift frozen per iteration (de Saxce fixed point).
 // Jacobi preconditioning, a proximal-linear x-update with the shifted
-// Delassus matrix D~ + (eta+rho) I (dense Cholesky factorised once per solve,
-// or matrix-free conjugate residual), projection onto K, Nesterov
+// Delassus matrix D~ + (eta+rho) I (factorised once per solve, dense or
+// sparse: solvers/padmm_factor.hpp; or matrix-free conjugate residual),
+// projection onto K, Nesterov
 // acceleration with the adaptive restart of Goldstein et al. (2014), warm
 // start. The per-iteration math is solvers/padmm_kernels.hpp, shared with the
 // CPU and CUDA batch paths.
@@ -24,14 +25,13 @@
 #include <string>
 #include <vector>
 
-#include <Eigen/LU>
-
+#include "solvers/padmm_factor.hpp"
 #include "solvers/solver_common.hpp"
 
 namespace contactlab {
 
 struct PadmmOptions {
-  enum : int { kDense = 0, kMatrixFree = 1 };
+  enum : int { kDense = 0, kMatrixFree = 1, kSparse = 2, kAuto = 3 };
 
   int max_iterations = 200;     // ADMM iterations per solve
   Real tol_primal = 1e-6;       // |P(x - y)|_inf, impulse units (N s)
@@ -44,19 +44,30 @@ struct PadmmOptions {
   bool warm_start = true;       // use WarmStart when it is valid
   Real warm_start_factor = 0.9; // x = y = factor * lambda_cached / P (MATH.md C.2)
   bool preconditioning = true;  // Jacobi scaling of D (contacts share one scale)
-  int delassus = kDense;        // kDense: Cholesky once per solve; kMatrixFree: conjugate residual
+  // kDense: Cholesky of the dense D; kSparse: sparse LDL^T of the block-sparse
+  // D (core/sparse_delassus.hpp); kAuto: sparse from sparse_from_rows rows
+  // on, dense below; kMatrixFree: conjugate residual.
+  int delassus = kAuto;
+  int sparse_from_rows = 48;    // kAuto's switch (docs/solvers.md "Sparse Delassus" measures it)
   int cr_max_iterations = 30;   // conjugate-residual iterations per x-update (matrix free)
   Real cr_tolerance = 1e-10;    // conjugate residual stops at |r| <= tol |b| (relative)
   // Balanced penalty (MATH.md C.2, optional step): every penalty_interval iterations,
   // rho *= penalty_factor if r_p > penalty_ratio r_d, rho /= penalty_factor if
   // r_d > penalty_ratio r_p, kept in [rho_min, rho_max]. A change of rho
-  // refactorises (dense) and resets the acceleration (c depends on rho).
+  // resets the acceleration (c depends on rho); the factor of the old shift
+  // then preconditions a CG on the new one (solvers/padmm_factor.hpp), or,
+  // with penalty_refactorise, the matrix is refactorised at each change.
   bool balanced_penalty = true;  // on by default: see docs/solvers.md for the measurement
   int penalty_interval = 5;
   Real penalty_ratio = 10.0;
   Real penalty_factor = 1.5;
   Real rho_min = 1e-5;
   Real rho_max = 1e5;
+  // Start a solve from the rho the previous solve in this workspace ended
+  // with (the step before's problem is much like this one), else from rho.
+  bool penalty_memory = true;
+  bool penalty_refactorise = false;  // refactorise at every rho change (the behaviour before the CG correction)
+  int correction_max_iterations = 20;  // CG iterations of a corrected x-update before refactorising
 
   // Throws std::invalid_argument naming the first bad field.
   void Validate() const;
@@ -68,8 +79,7 @@ struct PadmmOptions {
 // the largest problem, solve() does not allocate.
 class PadmmWorkspace final : public SolverWorkspace {
  public:
-  std::vector<Real> delassus;   // (m x m) row-major D + diag(contact compliance), dense path
-  std::vector<Real> factor;     // (m x m) Cholesky factor of P D P + (eta+rho) I, lower triangle
+  PadmmFactor factor;           // D and the factor of P D P + (eta+rho) I (dense, sparse or LU)
   std::vector<Real> p;          // (m) Jacobi scale
   std::vector<Real> vf;         // (m) P v_f
   std::vector<Real> diag;       // (m) diagonal of D (+ contact compliance)
@@ -79,11 +89,8 @@ class PadmmWorkspace final : public SolverWorkspace {
   std::vector<Real> unit;       // (m) unit vector / scratch
   std::vector<Real> cr_r, cr_p, cr_Ar, cr_Ap, cr_tmp;  // (m) conjugate residual
   std::vector<Real> scratch6;   // (6 nb) for apply_delassus
-  // A non-symmetric explicit W (files from other codes, e.g. Siconos' Capsules
-  // or Rover problems, asymmetric by 1e-5): Cholesky would solve with its lower
-  // triangle only, so the dense x-update factorises P D P + (eta+rho) I by LU.
-  MatX shifted;
-  Eigen::PartialPivLU<MatX> lu;
+  PadmmFactorCounters last_counters;  // of the last solve (tests and profiling)
+  Real last_rho = 0;                  // rho at the end of the last solve (0: none yet)
 };
 
 // Dense D + diag(contact_R on contact rows) (m x m, row-major), assembled

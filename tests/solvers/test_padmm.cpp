@@ -182,7 +182,7 @@ TEST_CASE("padmm: options without acceleration, preconditioning, or with a balan
 
 TEST_CASE("padmm: the workspace does not grow once it has seen the largest problem") {
   check_workspace_kept<PadmmWorkspace>(PadmmSolver(), DeSaxceModel(), [](const PadmmWorkspace& w) {
-    return std::vector<const Real*>{w.factor.data(), w.x.data()};
+    return std::vector<const Real*>{w.factor.dense_factor_data(), w.factor.dense_matrix_data(), w.x.data()};
   });
 }
 
@@ -219,7 +219,8 @@ TEST_CASE("padmm: every option is bound under the prefix") {
   check_bound(set, "padmm.",
               {"max_iterations", "tol_primal", "tol_dual", "tol_compl", "eta", "rho", "restart_factor", "acceleration",
                "warm_start", "warm_start_factor", "preconditioning", "delassus", "cr_max_iterations", "cr_tolerance",
-               "balanced_penalty", "penalty_interval", "penalty_ratio", "penalty_factor", "rho_min", "rho_max"});
+               "balanced_penalty", "penalty_interval", "penalty_ratio", "penalty_factor", "rho_min", "rho_max",
+               "sparse_from_rows", "penalty_memory", "penalty_refactorise", "correction_max_iterations"});
   set.set("padmm.delassus", "matrix_free");
   set.set("padmm.rho", "2.5");
   set.set_assignment("padmm.acceleration=off");
@@ -227,7 +228,9 @@ TEST_CASE("padmm: every option is bound under the prefix") {
   CHECK(solver.options.rho == 2.5);
   CHECK_FALSE(solver.options.acceleration);
   CHECK_THROWS_AS(set.set("padmm.max_iterations", "0"), std::invalid_argument);
-  CHECK_THROWS_AS(set.set("padmm.delassus", "sparse"), std::invalid_argument);
+  set.set("padmm.delassus", "sparse");
+  CHECK(solver.options.delassus == PadmmOptions::kSparse);
+  CHECK_THROWS_AS(set.set("padmm.delassus", "cholmod"), std::invalid_argument);
 }
 
 TEST_CASE("padmm: CPU batch iteration reproduces PadmmSolver's dense path") {

@@ -1,0 +1,167 @@
+#include "core/sparse_delassus.hpp"
+
+#include <algorithm>
+
+namespace contactlab {
+
+namespace {
+
+bool moving_body(const ConstraintProblem& pr, int b) {
+  return b >= 0 && (pr.inv_mass[b] != 0 || !pr.inv_inertia_W[b].isZero(0));
+}
+
+}  // namespace
+
+void SparseDelassus::scale(const Real* p) {
+  const int m = static_cast<int>(lower_.cols());
+  for (int j = 0; j < m; ++j)
+    for (int k = lower_.outerIndexPtr()[j]; k < lower_.outerIndexPtr()[j + 1]; ++k)
+      lower_.valuePtr()[k] *= p[lower_.innerIndexPtr()[k]] * p[j];
+}
+
+bool SparseDelassus::assemble(const ConstraintProblem& pr, const Real* extra) {
+  if (pr.explicit_delassus()) assemble_from_explicit(pr, extra);
+  else assemble_from_rows(pr, extra);
+  const int m = pr.num_rows();
+  // The pattern against the previous one (a symbolic factorisation holds while it does).
+  const int nnz = static_cast<int>(lower_.nonZeros());
+  const int* outer = lower_.outerIndexPtr();
+  const int* inner = lower_.innerIndexPtr();
+  const bool same = static_cast<int>(previous_outer_.size()) == m + 1 &&
+                    static_cast<int>(previous_inner_.size()) == nnz &&
+                    std::equal(outer, outer + m + 1, previous_outer_.begin()) &&
+                    std::equal(inner, inner + nnz, previous_inner_.begin());
+  if (!same) {
+    previous_outer_.assign(outer, outer + m + 1);
+    previous_inner_.assign(inner, inner + nnz);
+  }
+  return !same;
+}
+
+void SparseDelassus::assemble_from_rows(const ConstraintProblem& pr, const Real* extra) {
+  const int m = pr.num_rows(), nb = pr.num_bodies, off = pr.contact_offset();
+
+  // Rows touching each moving body, ascending (a row with both ends on one body once).
+  body_row_begin_.assign(nb + 1, 0);
+  for (int r = 0; r < m; ++r) {
+    const ConstraintRow& row = pr.rows[r];
+    if (moving_body(pr, row.body_a)) ++body_row_begin_[row.body_a + 1];
+    if (moving_body(pr, row.body_b) && row.body_b != row.body_a) ++body_row_begin_[row.body_b + 1];
+  }
+  for (int b = 0; b < nb; ++b) body_row_begin_[b + 1] += body_row_begin_[b];
+  body_rows_.resize(body_row_begin_[nb]);
+  fill_.assign(body_row_begin_.begin(), body_row_begin_.end() - 1);
+  minv_a_.resize(m);
+  minv_b_.resize(m);
+  for (int r = 0; r < m; ++r) {
+    const ConstraintRow& row = pr.rows[r];
+    const bool a = moving_body(pr, row.body_a), b = moving_body(pr, row.body_b);
+    if (a) body_rows_[fill_[row.body_a]++] = r;
+    if (b && row.body_b != row.body_a) body_rows_[fill_[row.body_b]++] = r;
+    minv_a_[r] = a ? body_minv(pr, row.body_a, row.J_a) : Vec6::Zero();
+    minv_b_[r] = b ? body_minv(pr, row.body_b, row.J_b) : Vec6::Zero();
+  }
+
+  // (J M^-1 J^T)_ij = sum over the ends of i and j on one body of J_i . M^-1 J_j.
+  auto entry = [&](int i, int j) {
+    const ConstraintRow& ri = pr.rows[i];
+    const ConstraintRow& rj = pr.rows[j];
+    Real v = 0;
+    if (ri.body_a >= 0) {
+      if (ri.body_a == rj.body_a) v += ri.J_a.dot(minv_a_[j]);
+      if (ri.body_a == rj.body_b) v += ri.J_a.dot(minv_b_[j]);
+    }
+    if (ri.body_b >= 0) {
+      if (ri.body_b == rj.body_a) v += ri.J_b.dot(minv_a_[j]);
+      if (ri.body_b == rj.body_b) v += ri.J_b.dot(minv_b_[j]);
+    }
+    return v;
+  };
+
+  // Column j holds the rows i >= j that share a moving body with j: the
+  // merge of the (sorted) row lists of j's bodies from j on.
+  lower_.resize(m, m);
+  std::vector<int>& col = column_rows_;
+  int nnz = 0;
+  // First pass: the pattern size, so that the storage is sized once.
+  auto column = [&](int j) {
+    col.clear();
+    col.push_back(j);
+    const ConstraintRow& row = pr.rows[j];
+    for (const int b : {row.body_a, row.body_b}) {
+      if (!moving_body(pr, b)) continue;
+      const int* first = body_rows_.data() + body_row_begin_[b];
+      const int* last = body_rows_.data() + body_row_begin_[b + 1];
+      for (const int* it = std::upper_bound(first, last, j); it != last; ++it) col.push_back(*it);
+    }
+    std::sort(col.begin() + 1, col.end());
+    col.erase(std::unique(col.begin(), col.end()), col.end());
+  };
+  for (int j = 0; j < m; ++j) {
+    column(j);
+    nnz += static_cast<int>(col.size());
+  }
+  lower_.resizeNonZeros(nnz);
+  int* outer = lower_.outerIndexPtr();
+  int* inner = lower_.innerIndexPtr();
+  Real* value = lower_.valuePtr();
+  diagonal_.resize(m);
+  int k = 0;
+  for (int j = 0; j < m; ++j) {
+    outer[j] = k;
+    column(j);
+    for (const int i : col) {
+      Real v = entry(i, j);
+      if (i == j) {
+        v += pr.compliance[j] + (extra && j >= off ? extra[j - off] : Real(0));
+        diagonal_[j] = v;
+      }
+      inner[k] = i;
+      value[k] = v;
+      ++k;
+    }
+  }
+  outer[m] = k;
+}
+
+void SparseDelassus::assemble_from_explicit(const ConstraintProblem& pr, const Real* extra) {
+  const int m = pr.num_rows(), off = pr.contact_offset();
+  const ExplicitDelassus& W = *pr.explicit_W;
+  lower_.resize(m, m);
+  // Count, then fill, the stored entries on and below the diagonal (the
+  // diagonal always, since the compliance adds to it).
+  auto visit = [&](auto&& emit) {
+    for (int j = 0; j < m; ++j) {
+      emit(j, j, W.diagonal(j), true);
+      if (const SparseMat* S = W.sparse_matrix()) {
+        for (SparseMat::InnerIterator it(*S, j); it; ++it)
+          if (it.row() > j && it.value() != 0) emit(static_cast<int>(it.row()), j, it.value(), false);
+      } else {
+        const MatX& D = *W.dense_matrix();
+        for (int i = j + 1; i < m; ++i)
+          if (D(i, j) != 0) emit(i, j, D(i, j), false);
+      }
+    }
+  };
+  int nnz = 0;
+  visit([&](int, int, Real, bool) { ++nnz; });
+  lower_.resizeNonZeros(nnz);
+  int* outer = lower_.outerIndexPtr();
+  int* inner = lower_.innerIndexPtr();
+  Real* value = lower_.valuePtr();
+  diagonal_.resize(m);
+  int k = 0;
+  visit([&](int i, int j, Real v, bool diag) {
+    if (diag) {
+      outer[j] = k;
+      v += pr.compliance[j] + (extra && j >= off ? extra[j - off] : Real(0));
+      diagonal_[j] = v;
+    }
+    inner[k] = i;
+    value[k] = v;
+    ++k;
+  });
+  outer[m] = k;
+}
+
+}  // namespace contactlab
