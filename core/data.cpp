@@ -27,6 +27,7 @@ void Data::init(const Model& model) {
   contact_cache.clear();
   problem_prev_offset = -1;
   warm.valid = false;
+  warm.penalty = 0;
   warm.lambda.clear();
   warm.v.clear();
   metrics = StepMetrics();

@@ -49,8 +49,9 @@ void merge_island_stats(const std::vector<IslandSolve>& islands, int count, Solv
   stats.status = SolveStatus::Converged;
   stats.iterations = 0;
   stats.r_primal = stats.r_dual = stats.r_compl = 0;
+  stats.penalty = 0;
   stats.residual_history.clear();
-  size_t longest = 0;
+  size_t longest = 0, most_rows = 0;
   for (int i = 0; i < count; ++i) {
     const SolveStats& s = islands[i].stats;
     if (severity(s.status) > severity(stats.status)) stats.status = s.status;
@@ -59,6 +60,11 @@ void merge_island_stats(const std::vector<IslandSolve>& islands, int count, Solv
     stats.r_dual = std::max(stats.r_dual, s.r_dual);
     stats.r_compl = std::max(stats.r_compl, s.r_compl);
     longest = std::max(longest, s.residual_history.size());
+    // The next step starts every island from the largest island's penalty.
+    if (islands[i].lambda.size() > most_rows || i == 0) {
+      most_rows = islands[i].lambda.size();
+      stats.penalty = s.penalty;
+    }
   }
   if (!stats.record_history) return;
   stats.residual_history.assign(longest, 0);
@@ -91,6 +97,7 @@ bool Solver::solve_by_islands(const ConstraintProblem& problem, const ContactMod
     if (!is.workspace) is.workspace = make_workspace();
     const int r0 = part.row_begin[i], k = part.row_begin[i + 1] - r0;
     is.warm.valid = use_warm;
+    is.warm.penalty = warm.penalty;
     if (use_warm) {
       is.warm.lambda.resize(k);
       is.warm.v.resize(k);

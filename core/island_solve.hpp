@@ -36,8 +36,9 @@ class IslandWorkspace {
 
 // The statistics of a split solve from its islands': the worst status
 // (numerical failure, then the iteration limit, then converged), the most
-// iterations, the largest own residuals, and a history whose k-th entry is the
-// largest over islands (an island that stopped earlier counts its last value).
+// iterations, the largest own residuals, a history whose k-th entry is the
+// largest over islands (an island that stopped earlier counts its last value),
+// and the penalty of the island with the most rows.
 // wall_time_s and natural_map are left to Solver::solve.
 void merge_island_stats(const std::vector<IslandSolve>& islands, int count, SolveStats& stats);
 

@@ -32,6 +32,9 @@ struct SolveStats {
   // core/residuals.hpp): |v| on bilateral rows, |lambda - max(0, lambda - v)|
   // on limits, |lambda - Pi_K(lambda - (v + Gamma(v)))| on contacts; max norm.
   Real natural_map = 0;
+  // The penalty the solve ended with (PADMM's rho), for the next step's
+  // WarmStart::penalty; 0 for a solver without one.
+  Real penalty = 0;
 };
 
 // Initial guess for a solve: impulses and velocities per row, when known.
@@ -39,6 +42,10 @@ struct WarmStart {
   bool valid = false;
   std::vector<Real> lambda;  // (m)
   std::vector<Real> v;       // (m)
+  // A penalty to start from (PADMM's rho, the previous step's final one);
+  // 0: the solver's own default. Kept in the world's state (data.warm, and
+  // checkpoints), so a replay from a checkpoint solves as the first pass did.
+  Real penalty = 0;
 };
 
 class BatchSolver;

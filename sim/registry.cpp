@@ -105,10 +105,10 @@ Table<SolveAdjointFactory> builtin_solve_adjoints() {
   return {
       {{"newton", "matrix free on the forward's J M^-1 J^T + R: PCR (row-wise laws) or GMRES + block Jacobi"},
        [](const Solver&) { return make_matrix_free_solve_adjoint("newton"); }},
-      {{"padmm", "its Delassus: Cholesky of the dense D (solver.delassus=dense), else matrix free as newton"},
+      {{"padmm", "its Delassus: Cholesky of the dense D (solver.delassus=dense or auto), else matrix free as newton"},
        typed_solve_adjoint<PadmmSolver>([](const PadmmSolver& s) {
-         return s.options.delassus == PadmmOptions::kDense ? make_dense_delassus_solve_adjoint()
-                                                           : make_matrix_free_solve_adjoint("padmm");
+         const bool dense = s.options.delassus == PadmmOptions::kDense || s.options.delassus == PadmmOptions::kAuto;
+         return dense ? make_dense_delassus_solve_adjoint() : make_matrix_free_solve_adjoint("padmm");
        })},
       {{"convex_newton", "CQDC's implicit gradient: one solve with the solver's own Hessian M + J^T W J"},
        typed_solve_adjoint<ConvexNewtonSolver>(

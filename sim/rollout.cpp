@@ -58,6 +58,7 @@ WorldCheckpoint WorldCheckpoint::take(const Data& d) {
   c.v_plus = d.v_plus;
   c.contact_cache = d.contact_cache;
   c.problem_prev_offset = d.problem_prev_offset;
+  c.penalty = d.warm.penalty;
   c.time = d.time;
   c.step = d.step;
   return c;
@@ -73,6 +74,7 @@ void WorldCheckpoint::restore(Data& d) const {
   d.v_plus = v_plus;
   d.contact_cache = contact_cache;
   d.problem_prev_offset = problem_prev_offset;
+  d.warm.penalty = penalty;
   d.time = time;
   d.step = step;
 }

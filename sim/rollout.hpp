@@ -62,6 +62,7 @@ struct WorldCheckpoint {
   std::vector<Real> ctrl, lambda, v_plus;
   std::vector<CachedContact> contact_cache;
   int problem_prev_offset = -1;
+  Real penalty = 0;  // data.warm.penalty
   Real time = 0;
   long step = 0;
   static WorldCheckpoint take(const Data& data);

@@ -193,8 +193,8 @@ void PadmmSolver::do_solve(const ConstraintProblem& problem, const ContactModel&
 
   padmm::Params<Real> prm;
   prm.eta = options.eta;
-  prm.rho = options.penalty_memory && ws.last_rho > 0 && options.balanced_penalty
-                ? std::min(std::max(ws.last_rho, options.rho_min), options.rho_max)
+  prm.rho = options.penalty_memory && options.balanced_penalty && warm.penalty > 0
+                ? std::min(std::max(warm.penalty, options.rho_min), options.rho_max)
                 : options.rho;
   prm.tol_primal = options.tol_primal;
   prm.tol_dual = options.tol_dual;
@@ -256,8 +256,8 @@ void PadmmSolver::do_solve(const ConstraintProblem& problem, const ContactModel&
   }
 
   ws.last_counters = factor.counters;
-  ws.last_rho = prm.rho;
   stats.iterations = sc.iteration;
+  stats.penalty = prm.rho;
   stats.r_primal = sc.r_primal;
   stats.r_dual = sc.r_dual;
   stats.r_compl = sc.r_compl;

@@ -63,8 +63,8 @@ struct PadmmOptions {
   Real penalty_factor = 1.5;
   Real rho_min = 1e-5;
   Real rho_max = 1e5;
-  // Start a solve from the rho the previous solve in this workspace ended
-  // with (the step before's problem is much like this one), else from rho.
+  // Start a solve from WarmStart::penalty, the rho the previous step's solve
+  // ended with (its problem is much like this one), else from rho.
   bool penalty_memory = true;
   bool penalty_refactorise = false;  // refactorise at every rho change (the behaviour before the CG correction)
   int correction_max_iterations = 20;  // CG iterations of a corrected x-update before refactorising
@@ -90,7 +90,6 @@ class PadmmWorkspace final : public SolverWorkspace {
   std::vector<Real> cr_r, cr_p, cr_Ar, cr_Ap, cr_tmp;  // (m) conjugate residual
   std::vector<Real> scratch6;   // (6 nb) for apply_delassus
   PadmmFactorCounters last_counters;  // of the last solve (tests and profiling)
-  Real last_rho = 0;                  // rho at the end of the last solve (0: none yet)
 };
 
 // Dense D + diag(contact_R on contact rows) (m x m, row-major), assembled

@@ -29,6 +29,7 @@ void begin_solve(SolveStats& stats, int history_capacity, int m, std::vector<Rea
   stats.status = SolveStatus::Converged;
   stats.iterations = 0;
   stats.r_primal = stats.r_dual = stats.r_compl = 0;
+  stats.penalty = 0;
   if (stats.record_history) {
     stats.residual_history.clear();
     stats.residual_history.reserve(history_capacity);

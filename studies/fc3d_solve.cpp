@@ -123,12 +123,6 @@ Fc3dSolveResult solve_fc3d(const FrictionContactProblem& problem, const Fc3dSolv
   // |u_t| it reaches (error floor ~ 1/max_weight; NESpheres_10_1 stalls at a
   // relative 3.7e-6 with the simulation default 1e5, docs/benchmarks.md).
   if (set.has("contact.max_weight")) set.set("contact.max_weight", "1e8");
-  // PADMM's dense x-update on a large problem: the Cholesky factor of the
-  // m x m shifted W takes 1.1 s at KaplasTower's 570 contacts, 11 s at 1000
-  // and 124 s at 2000 (block-diagonal W, docs/reliability.md), the
-  // matrix-free x-update milliseconds there.
-  if (set.has("solver.delassus") && !user_set("solver.delassus") && problem.num_contacts > kDenseFactorContacts)
-    set.set("solver.delassus", "matrix_free");
   for (const std::string& a : options.sets) {
     if (a.find('=') == std::string::npos) throw std::invalid_argument("--set '" + a + "': expected KEY=VALUE");
     set.set_assignment(a);

@@ -69,11 +69,9 @@ struct Fc3dSolveResult {
 // Throws std::invalid_argument for a problem check_fc3d_problem refuses (zero
 // or singular-at-a-contact or non-symmetric W, ...: io/fc3d_io.hpp), unknown
 // parts or options, a law the solver does not take, or a solver that needs
-// bodies (J) and so cannot take an explicit W. PADMM's dense x-update (the
-// default) factorises the m x m shifted W, ~m^3/6 flops and 2 m^2 doubles:
-// for more than kDenseFactorContacts contacts the solve uses its matrix-free
-// x-update instead (W x with W as held) unless solver.delassus is set.
-constexpr int kDenseFactorContacts = 600;  // just above the collection's largest (570): its results are unchanged
+// bodies (J) and so cannot take an explicit W. PADMM's default x-update
+// (solver.delassus=auto) factorises W sparse from 48 rows on, so a large
+// block-sparse W costs about its non-zeros (docs/reliability.md).
 Fc3dSolveResult solve_fc3d(const FrictionContactProblem& problem, const Fc3dSolveOptions& options);
 
 }  // namespace contactlab

@@ -210,9 +210,9 @@ TEST_CASE("explicit Delassus: dense and sparse storage agree on every operation"
 }
 
 TEST_CASE("fc3d solve: 2000 independent contacts solve in well under a second (padmm leaves its dense factor)") {
-  // PADMM's default dense x-update factorises the 6000 x 6000 shifted W: 124 s
-  // measured (docs/reliability.md). Above kDenseFactorContacts the solve
-  // takes the matrix-free x-update; PGS and Newton only multiply by W.
+  // PADMM's dense x-update factorised the 6000 x 6000 shifted W: 124 s
+  // measured (docs/reliability.md). Its default (delassus=auto) factorises
+  // the block-diagonal W sparse; PGS and Newton only multiply by W.
   const int nc = 2000;
   FrictionContactProblem p;
   p.name = "block_diagonal";
