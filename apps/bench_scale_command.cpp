@@ -78,6 +78,7 @@ int bench_scale_cli(const std::vector<std::string>& args) {
   std::string peer = "auto", out_dir = "bench_scale";
   double duration = 2, dt = 0.002, time_limit = 60;
   unsigned long seed = 1;
+  std::vector<std::string> sets;
   po::options_description opts("contactlab bench-scale [options]");
   opts.add_options()("help,h", "this help")
       ("shapes", po::value(&shapes_text)->default_value(shapes_text), "comma-separated: box, capsule, sphere")
@@ -90,6 +91,8 @@ int bench_scale_cli(const std::vector<std::string>& args) {
       ("time-limit", po::value(&time_limit)->default_value(time_limit, "60"),
        "seconds of stepping per run; a run that reaches it stops (status time_limit), the benchmark goes on")
       ("seed", po::value(&seed)->default_value(seed), "seed of the pile generator")
+      ("set", po::value(&sets)->composing(),
+       "KEY=VALUE option for every contactlab run (as run's --set, e.g. solver.islands=false); repeatable")
       ("out", po::value(&out_dir)->default_value(out_dir),
        "directory for scale.csv, exponents.csv, scale.gp, scale.png and the pile files");
   po::variables_map vm;
@@ -169,7 +172,7 @@ int bench_scale_cli(const std::vector<std::string>& args) {
         std::vector<std::string> warnings;  // <size> for MuJoCo: contactlab ignores it
         const Model model = load_mjcf_file(path, &warnings);
         std::vector<ScaleRun> block;
-        for (const Combo& c : combos) block.push_back(run_scale_combo(model, c, dt, steps, time_limit));
+        for (const Combo& c : combos) block.push_back(run_scale_combo(model, c, dt, steps, time_limit, sets));
         if (with_peer) {
           block.push_back(run_scale_peer("mujoco", path, model, dt, steps, time_limit));
           // MuJoCo 2.2 drops the contacts beyond its preallocated list: such a run is not a result.

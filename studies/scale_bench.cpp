@@ -35,7 +35,8 @@ struct Tally {
 
 }  // namespace
 
-ScaleRun run_scale_combo(const Model& model, const Combo& combo, double dt, long steps, double time_limit) {
+ScaleRun run_scale_combo(const Model& model, const Combo& combo, double dt, long steps, double time_limit,
+                         const std::vector<std::string>& sets) {
   ScaleRun r;
   r.combo = combo.label();
   r.steps_asked = steps;
@@ -49,6 +50,7 @@ ScaleRun run_scale_combo(const Model& model, const Combo& combo, double dt, long
     spec.solver = combo.solver;
     spec.dt = dt;
     spec.steps = steps;
+    spec.sets = sets;
     PreparedRollout rollout = prepare_rollout(spec);
     Simulation& sim = rollout.sim;
     r.status = "ok";

@@ -36,7 +36,9 @@ struct ScaleRun {
 
 // Steps `model` (read from `path`) with `combo` for `steps` steps of `dt`.
 // time_limit > 0: stop after the step that crosses it (seconds of stepping).
-ScaleRun run_scale_combo(const Model& model, const Combo& combo, double dt, long steps, double time_limit);
+// sets: `--set` KEY=VALUE options for every run (e.g. solver.islands=false).
+ScaleRun run_scale_combo(const Model& model, const Combo& combo, double dt, long steps, double time_limit,
+                         const std::vector<std::string>& sets = {});
 // The same with the registered peer engine `peer` (sim/peer_engine.hpp) on the file at `path`.
 ScaleRun run_scale_peer(const std::string& peer, const std::string& path, const Model& model, double dt, long steps,
                         double time_limit);
