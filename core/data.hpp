@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/broad_phase_scratch.hpp"
 #include "core/constraint_problem.hpp"
 #include "core/contact.hpp"
 #include "core/math.hpp"
@@ -53,6 +54,7 @@ struct Data {
 
   // Per-step buffers.
   std::vector<Contact> contacts;            // (nc) from the narrow phase
+  BroadPhaseScratch broad_phase;            // geom poses, bounds and candidate pairs of the collision pass
   std::vector<Real> contact_restitution;    // (nc)
   ConstraintProblem problem;
   std::vector<Real> lambda;                 // (m) impulses

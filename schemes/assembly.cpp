@@ -4,7 +4,9 @@
 #include <cmath>
 
 #include "core/kinematics.hpp"
+#include "geometry/broad_phase.hpp"
 #include "geometry/collision.hpp"
+#include "geometry/pair_filter.hpp"
 
 namespace contactlab {
 
@@ -124,42 +126,31 @@ Vec3 body_point_W(const Model& model, const Data& data, int body, const Vec3& p_
 
 Real clamped_control(const Actuator& actuator, Real ctrl) { return clamped_control_t<Real>(actuator, ctrl); }
 
-void detect_contacts(const Model& model, Data& data, Real margin) {
+namespace {
+
+// The narrow phase on the broad phase's pairs, with the poses it stored.
+void collide_candidate_pairs(const Model& model, Data& data, Real margin) {
   data.contacts.clear();
-  const int ng = static_cast<int>(model.geoms.size());
-  for (int i = 0; i < ng; ++i) {
-    const Geom& gi = model.geoms[i];
-    for (int j = i + 1; j < ng; ++j) {
-      const Geom& gj = model.geoms[j];
-      if (gi.body == gj.body) continue;
-      if (!((gi.contype & gj.conaffinity) || (gj.contype & gi.conaffinity))) continue;
-      if (moving(model, gi.body) < 0 && moving(model, gj.body) < 0) continue;
-      const int bi = gi.body, bj = gj.body;
-      // Parent-child exclusion (MuJoCo): a body does not collide with its parent,
-      // unless the parent is the world.
-      if (bi >= 0 && bj >= 0 && (model.bodies[bi].parent == bj || model.bodies[bj].parent == bi)) continue;
-      if (model.bodies_excluded(bi, bj)) continue;
-      if (!pair_supported(gi.type, gj.type)) continue;
-      GeomPose pi, pj;
-      geom_world_pose(model, data, i, pi.pos_W, pi.R_WG);
-      geom_world_pose(model, data, j, pj.pos_W, pj.R_WG);
-      // Cheap bounding-sphere rejection for finite shapes.
-      auto radius = [](const Geom& g) {
-        switch (g.type) {
-          case GeomType::Sphere: return g.size.x();
-          case GeomType::Capsule: return g.size.x() + g.size.y();
-          case GeomType::Cylinder: return std::sqrt(g.size.x() * g.size.x() + g.size.y() * g.size.y());
-          case GeomType::Box: return g.size.norm();
-          case GeomType::Plane: return Real(-1);
-        }
-        return Real(-1);
-      };
-      const Real ri = radius(gi), rj = radius(gj);
-      const Real m = margin + std::max(gi.margin, gj.margin);
-      if (ri >= 0 && rj >= 0 && (pi.pos_W - pj.pos_W).norm() > ri + rj + m) continue;
-      collide_geoms(gi, pi, i, gj, pj, j, m, data.contacts);
-    }
+  const BroadPhaseScratch& bp = data.broad_phase;
+  for (const GeomPair& p : bp.pairs) {
+    const Geom& g1 = model.geoms[p.geom1];
+    const Geom& g2 = model.geoms[p.geom2];
+    const GeomPose pose1{bp.pos_W[p.geom1], bp.R_WG[p.geom1]};
+    const GeomPose pose2{bp.pos_W[p.geom2], bp.R_WG[p.geom2]};
+    collide_geoms(g1, pose1, p.geom1, g2, pose2, p.geom2, pair_margin(g1, g2, margin), data.contacts);
   }
+}
+
+}  // namespace
+
+void detect_contacts(const Model& model, Data& data, Real margin) {
+  find_candidate_pairs(model, data, margin, data.broad_phase);
+  collide_candidate_pairs(model, data, margin);
+}
+
+void detect_contacts_all_pairs(const Model& model, Data& data, Real margin) {
+  find_candidate_pairs_all(model, data, margin, data.broad_phase);
+  collide_candidate_pairs(model, data, margin);
 }
 
 template <class T>

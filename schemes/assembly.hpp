@@ -16,7 +16,12 @@ namespace contactlab {
 // Narrow phase over all geom pairs that may touch (contype/conaffinity masks,
 // contact/exclude, parent-child and same-body exclusion, fixed-fixed pairs
 // skipped). Contacts below `margin` (plus the geoms' own margins) are kept.
+// The pairs come from the broad phase (geometry/broad_phase.hpp), in the
+// all-pairs order, so the contacts are those of testing every pair.
 void detect_contacts(const Model& model, Data& data, Real margin);
+// The same by testing every pair (no broad phase): the reference for tests
+// and timings.
+void detect_contacts_all_pairs(const Model& model, Data& data, Real margin);
 
 // Inverse masses and world inverse inertias into data.problem, and
 // data.u_free = u- + h M^-1 f(q-, u-) with gravity, motor forces and (optionally)

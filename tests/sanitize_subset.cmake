@@ -13,6 +13,7 @@ set(CONTACTLAB_SUBSET_TEST_FILES
   contact_models/test_ccp.cpp
   contact_models/test_central_path.cpp
   geometry/test_collision.cpp
+  geometry/test_broad_phase.cpp
   solvers/test_padmm.cpp
   solvers/test_pgs.cpp
   solvers/test_newton.cpp
