@@ -121,6 +121,8 @@ void NonsmoothNewtonSolver::bind_options(OptionSet& set, const std::string& pref
   set.add(prefix + "warm_start", &options.warm_start, "start from the previous step's impulses");
   set.add(prefix + "line_search", &options.line_search, "backtrack on the merit (false: full steps, as Ostrich)");
   set.add(prefix + "line_search_steps", &options.line_search_steps, "step halvings at most", 0, 60);
+  set.add(prefix + "frozen_merit", &options.frozen_merit,
+          "line search on the merit with W, a and weights frozen at the step's iterate (false: re-evaluated)");
   set.add(prefix + "pin_unloaded_friction", &options.pin_unloaded_friction,
           "friction rows of a contact without normal impulse hold lambda_t = 0 (false: v_t + W lambda_t, as Ostrich)");
   set.add(prefix + "follow_safeguards", &options.follow_safeguards,
@@ -146,7 +148,7 @@ void NonsmoothNewtonSolver::do_solve(const ConstraintProblem& p, const ContactMo
   if (m == 0) return;
 
   for (auto* v : {&ws.lambda, &ws.best_lambda, &ws.base_lambda, &ws.w, &ws.v, &ws.r, &ws.a, &ws.c, &ws.weight, &ws.rhs,
-                  &ws.dlambda, &ws.step_a, &ws.unguarded_lambda, &ws.damping, &ws.pcr_r, &ws.pcr_z, &ws.pcr_p, &ws.pcr_Ap, &ws.pcr_Az, &ws.tmp_m, &ws.diag_A})
+                  &ws.dlambda, &ws.step_a, &ws.step_c, &ws.step_weight, &ws.unguarded_lambda, &ws.damping, &ws.pcr_r, &ws.pcr_z, &ws.pcr_p, &ws.pcr_Ap, &ws.pcr_Az, &ws.tmp_m, &ws.diag_A})
     v->assign(m, 0.0);
   for (auto* v : {&ws.delta, &ws.best_delta, &ws.base_delta, &ws.e, &ws.ddelta, &ws.tmp6}) v->assign(n6, 0.0);
   ws.scale.assign(2 * nc, 0.0);
@@ -212,6 +214,24 @@ void NonsmoothNewtonSolver::do_solve(const ConstraintProblem& p, const ContactMo
     return merit;
   };
 
+  // The merit at the current impulses and twist with the friction weight W,
+  // a = dr/dv and the merit weights frozen at the iterate the step was made
+  // at (step_a, step_c, step_weight): the function the Newton direction
+  // descends. Friction rows are r = a v + (c - a R) lambda (v_t + W lambda_t;
+  // pinned rows lambda_t); the other rows are evaluated as they are.
+  auto frozen_model_merit = [&]() {
+    evaluate();
+    for (int k = 0; k < nc; ++k)
+      for (int t = off + 3 * k + 1; t <= off + 3 * k + 2; ++t)
+        ws.r[t] = ws.step_a[t] * ws.v[t] + (ws.step_c[t] - ws.step_a[t] * p.compliance[t]) * ws.lambda[t];
+    for (int r = 0; r < m; ++r) ws.tmp_m[r] = ws.step_a[r] * ws.lambda[r];
+    op->apply_JT(ws.tmp_m.data(), ws.tmp6.data());
+    op->apply_Minv(ws.tmp6.data(), ws.tmp6.data());
+    Real merit = 0;
+    for (int i = 0; i < n6; ++i) merit += (ws.delta[i] - ws.tmp6[i]) * (ws.delta[i] - ws.tmp6[i]);
+    for (int r = 0; r < m; ++r) merit += ws.step_weight[r] * ws.step_weight[r] * ws.r[r] * ws.r[r];
+    return merit;
+  };
   Real best = std::numeric_limits<Real>::infinity();
   const Real tol2 = convergence_threshold(options, nc);
   for (int k = 0;; ++k) {
@@ -266,6 +286,8 @@ void NonsmoothNewtonSolver::do_solve(const ConstraintProblem& p, const ContactMo
     ws.base_lambda = ws.lambda;
     ws.base_delta = ws.delta;
     ws.step_a = ws.a;
+    ws.step_c = ws.c;
+    ws.step_weight = ws.weight;
     auto take = [&](Real alpha) {
       for (int r = 0; r < m; ++r) ws.lambda[r] = ws.base_lambda[r] + alpha * ws.dlambda[r];
       for (int i = 0; i < n6; ++i) ws.delta[i] = ws.base_delta[i] + alpha * ws.ddelta[i];
@@ -277,13 +299,16 @@ void NonsmoothNewtonSolver::do_solve(const ConstraintProblem& p, const ContactMo
     // A nonlinear problem may cap the step (backward Euler: rotation per
     // iterate), so the iteration cannot jump to a far root of c(q+) = 0.
     const Real full = p.nonlinear_rows ? p.nonlinear_rows->step_limit(ws.ddelta.data()) : Real(1);
+    // The merit the step is tested on: the true one, or (frozen_merit) the one
+    // of the model the step was computed for, whose W the next iterate updates.
+    auto trial_merit = [&]() { return options.frozen_merit ? frozen_model_merit() : evaluate(); };
     take(full);
-    if (options.line_search && evaluate() >= res) {
+    if (options.line_search && trial_merit() >= res) {
       bool decreased = false;
       Real alpha = 0.5 * full;
       for (int t = 0; t < options.line_search_steps && !decreased; ++t, alpha *= 0.5) {
         take(alpha);
-        decreased = evaluate() < res;
+        decreased = trial_merit() < res;
       }
       if (!decreased) take(full);
     }

@@ -40,6 +40,7 @@ struct NewtonOptions {
   bool warm_start = true;
   bool line_search = true;      // halve the step until the merit falls (Ostrich: off, alpha = 1)
   int line_search_steps = 8;    // halvings at most
+  bool frozen_merit = false;          // line search on the merit with W, a, weights frozen at the step's iterate
   bool pin_unloaded_friction = true;  // friction rows of a contact without normal impulse: lambda_t = 0
   bool follow_safeguards = false;     // the twist follows the safeguards' changes (false: as Ostrich)
   Real step_regularization = 0;       // added to the Newton system's diagonal, relative to D_rr
@@ -51,7 +52,8 @@ class NewtonWorkspace final : public SolverWorkspace {
  public:
   std::vector<Real> lambda, delta, best_lambda, best_delta, base_lambda, base_delta;  // (m), (6 nb)
   std::vector<Real> w, v, r, a, c, weight, e, rhs, dlambda, ddelta;  // iterate and step
-  std::vector<Real> step_a, unguarded_lambda, damping;  // the step's a; impulses before the safeguards; step damping
+  std::vector<Real> step_a, step_c, step_weight;  // a, c and merit weights of the iterate the step was made at
+  std::vector<Real> unguarded_lambda, damping;    // impulses before the safeguards; step damping
   std::vector<Real> diag_D, diag_A, scale;                    // Delassus diagonal (no R), preconditioner, contact scales
   std::vector<Real> pcr_r, pcr_z, pcr_p, pcr_Ap, pcr_Az, tmp_m, tmp6;  // PCR and operator scratch
   ConstraintProblem at_iterate;  // nonlinear problems: the problem with J at the current iterate
