@@ -20,7 +20,10 @@
 // safeguards restore admissible impulses. A fixed budget of Newton x PCR
 // iterations (16 x 16) is spent (with an optional backtracking line search on
 // the merit) and the best iterate by |e|^2 + |r|^2 from index
-// k_min on is returned (Ostrich's best-iterate backtracking).
+// k_min on is returned (Ostrich's best-iterate backtracking). Friction rows of
+// a contact without normal impulse are written lambda_t = 0 (what the
+// safeguard enforces), and the stop bound is tolerance^2 per contact
+// (docs/solvers.md, "Convergence on the scenes", has the measurements).
 #pragma once
 
 #include <vector>
