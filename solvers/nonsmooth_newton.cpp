@@ -75,6 +75,50 @@ void follow_safeguards(const ConstraintProblem& op, NewtonWorkspace& ws) {
   for (int i = 0; i < op.twist_size(); ++i) ws.delta[i] += ws.tmp6[i];
 }
 
+// A sliding contact (lambda_t on the cone, v_t != 0) has lambda_t = -mu lambda_n
+// v_t / |v_t|: its magnitude does not follow |v_t|, only its direction. With W
+// frozen the rows v_t + W lambda_t say it does, the step overshoots the cone
+// and the radial clamp undoes it (the cycle docs/solvers.md describes). With W
+// = |v_t| / (mu lambda_n) the rows' derivative is
+//   d r_t = P (d v_t) + W d lambda_t + mu W t d lambda_n,   P = I - t t^T,
+// t = v_t / |v_t|; the applied impulse stays lambda_t (e is unchanged), so
+// the Schur system is no longer symmetric and is solved by GMRES.
+void find_sliding_contacts(const ConstraintProblem& p, NewtonWorkspace& ws) {
+  const int off = p.contact_offset();
+  for (int k = 0; k < p.num_contacts; ++k) {
+    const int n = off + 3 * k;
+    ws.slide_W[k] = 0;
+    const Real ln = ws.lambda[n], mu = p.mu[k];
+    const Real lt = std::hypot(ws.lambda[n + 1], ws.lambda[n + 2]);
+    const Real vt = std::hypot(ws.v[n + 1], ws.v[n + 2]);
+    if (!(ln > 0) || !(mu > 0) || lt < mu * ln * (1 - 1e-9) || !(vt > 1e-7)) continue;
+    ws.slide_dir[2 * k] = ws.v[n + 1] / vt;
+    ws.slide_dir[2 * k + 1] = ws.v[n + 2] / vt;
+    ws.slide_W[k] = vt / (mu * ln);
+  }
+}
+
+// y = G J M^-1 J^T (a x) + C x with the sliding contacts' blocks (above).
+void apply_sliding_schur(const ConstraintProblem& p, NewtonWorkspace& ws, const Real* x, Real* y) {
+  const int m = p.num_rows(), off = p.contact_offset();
+  for (int r = 0; r < m; ++r) ws.tmp_m[r] = ws.a[r] * x[r];
+  p.apply_JT(ws.tmp_m.data(), ws.tmp6.data());
+  p.apply_Minv(ws.tmp6.data(), ws.tmp6.data());
+  p.apply_J(ws.tmp6.data(), ws.gm_u.data());
+  for (int r = 0; r < m; ++r) y[r] = ws.a[r] * ws.gm_u[r] + (ws.c[r] + ws.damping[r]) * x[r];
+  for (int k = 0; k < p.num_contacts; ++k) {
+    const Real W = ws.slide_W[k];
+    if (W == 0) continue;
+    const int n = off + 3 * k;
+    const Real t1 = ws.slide_dir[2 * k], t2 = ws.slide_dir[2 * k + 1], mu = p.mu[k];
+    const Real d1 = ws.gm_u[n + 1] + p.compliance[n + 1] * x[n + 1];
+    const Real d2 = ws.gm_u[n + 2] + p.compliance[n + 2] * x[n + 2];
+    const Real along = t1 * d1 + t2 * d2;
+    y[n + 1] = d1 - along * t1 + W * x[n + 1] + mu * W * t1 * x[n] + ws.damping[n + 1] * x[n + 1];
+    y[n + 2] = d2 - along * t2 + W * x[n + 2] + mu * W * t2 * x[n] + ws.damping[n + 2] * x[n + 2];
+  }
+}
+
 // The merit is a sum over all rows, and each contact's friction rows settle
 // at about the law's smoothing (1e-8 m/s) at best, so one absolute bound for
 // the whole problem gets tighter as contacts are added: on a pile of 16 boxes
@@ -100,6 +144,7 @@ void NewtonOptions::Validate() const {
   if (!(limit_smoothing >= 0)) fail("limit_smoothing", "must be >= 0");
   if (!(regularization >= 0)) fail("regularization", "must be >= 0");
   if (!(step_regularization >= 0)) fail("step_regularization", "must be >= 0");
+  if (gmres_iterations < 1) fail("gmres_iterations", "must be >= 1");
   if (line_search_steps < 0) fail("line_search_steps", "must be >= 0");
 }
 
@@ -122,6 +167,10 @@ void NonsmoothNewtonSolver::bind_options(OptionSet& set, const std::string& pref
   set.add(prefix + "warm_start", &options.warm_start, "start from the previous step's impulses");
   set.add(prefix + "line_search", &options.line_search, "backtrack on the merit (false: full steps, as Ostrich)");
   set.add(prefix + "line_search_steps", &options.line_search_steps, "step halvings at most", 0, 60);
+  set.add(prefix + "sliding_newton", &options.sliding_newton,
+          "linearise sliding contacts' friction (direction only; GMRES) instead of freezing W");
+  set.add(prefix + "gmres_iterations", &options.gmres_iterations,
+          "GMRES budget (and restart) per Newton step when contacts slide (sliding_newton); at least min(64, rows/4)", 1);
   set.add(prefix + "frozen_merit", &options.frozen_merit,
           "line search on the merit with W, a and weights frozen at the step's iterate (false: re-evaluated)");
   set.add(prefix + "pin_unloaded_friction", &options.pin_unloaded_friction,
@@ -149,11 +198,13 @@ void NonsmoothNewtonSolver::do_solve(const ConstraintProblem& p, const ContactMo
   if (m == 0) return;
 
   for (auto* v : {&ws.lambda, &ws.best_lambda, &ws.base_lambda, &ws.w, &ws.v, &ws.r, &ws.a, &ws.c, &ws.weight, &ws.rhs,
-                  &ws.dlambda, &ws.step_a, &ws.step_c, &ws.step_weight, &ws.unguarded_lambda, &ws.damping,
+                  &ws.dlambda, &ws.step_a, &ws.step_c, &ws.step_weight, &ws.unguarded_lambda, &ws.damping, &ws.gm_u,
                   &ws.pcr_r, &ws.pcr_z, &ws.pcr_p, &ws.pcr_Ap, &ws.pcr_Az, &ws.tmp_m, &ws.diag_A})
     v->assign(m, 0.0);
   for (auto* v : {&ws.delta, &ws.best_delta, &ws.base_delta, &ws.e, &ws.ddelta, &ws.tmp6}) v->assign(n6, 0.0);
   ws.scale.assign(2 * nc, 0.0);
+  ws.slide_dir.assign(2 * nc, 0.0);
+  ws.slide_W.assign(nc, 0.0);
   // J of the current iterate: the problem's own, or a copy re-evaluated at each
   // iterate for nonlinear problems.
   const ConstraintProblem* op = &p;
@@ -268,9 +319,35 @@ void NonsmoothNewtonSolver::do_solve(const ConstraintProblem& p, const ContactMo
       const Real den = ws.a[r] * ws.a[r] * ws.diag_D[r] + ws.c[r] + ws.damping[r] + options.regularization;
       ws.diag_A[r] = den > 0 ? 1.0 / den : Real(0);
     }
-    krylov::pcr([&](const Real* x, Real* y) { apply_schur(*op, ws, x, y); }, ws.diag_A.data(), ws.rhs.data(), m,
-                options.pcr_iterations, options.pcr_tolerance, ws.dlambda.data(),
-                {ws.pcr_r.data(), ws.pcr_z.data(), ws.pcr_p.data(), ws.pcr_Ap.data(), ws.pcr_Az.data()});
+    bool sliding = false;
+    if (options.sliding_newton) {
+      find_sliding_contacts(p, ws);
+      for (int k = 0; k < nc; ++k) {
+        if (ws.slide_W[k] == 0) continue;
+        sliding = true;
+        const int n = off + 3 * k;
+        const Real t1 = ws.slide_dir[2 * k], t2 = ws.slide_dir[2 * k + 1];
+        // rhs_t = (J e)_t - r_t (a_t = 1) becomes P (J e)_t - r_t.
+        const Real along = t1 * (ws.rhs[n + 1] + ws.r[n + 1]) + t2 * (ws.rhs[n + 2] + ws.r[n + 2]);
+        ws.rhs[n + 1] -= along * t1;
+        ws.rhs[n + 2] -= along * t2;
+      }
+    }
+    if (sliding) {
+      // Piles need more than a pallet: a quarter of the rows, capped at 64
+      // (restart cost grows as budget^2 m). Measured in docs/solvers.md.
+      const int gmres_budget = std::max(options.gmres_iterations, std::min(64, m / 4));
+      Eigen::Map<const VecX> pre(ws.diag_A.data(), m);
+      VecX b = Eigen::Map<const VecX>(ws.rhs.data(), m), x;
+      krylov::gmres([&](const VecX& in, VecX& out) { out.resize(m); apply_sliding_schur(*op, ws, in.data(), out.data()); },
+                    [&](const auto& v, VecX& out) { out = pre.cwiseProduct(v); }, b, gmres_budget,
+                    gmres_budget, options.pcr_tolerance, x);
+      for (int r = 0; r < m; ++r) ws.dlambda[r] = x[r];
+    } else {
+      krylov::pcr([&](const Real* x, Real* y) { apply_schur(*op, ws, x, y); }, ws.diag_A.data(), ws.rhs.data(), m,
+                  options.pcr_iterations, options.pcr_tolerance, ws.dlambda.data(),
+                  {ws.pcr_r.data(), ws.pcr_z.data(), ws.pcr_p.data(), ws.pcr_Ap.data(), ws.pcr_Az.data()});
+    }
     // d delta = M^-1 J^T (a ∘ dlambda) - e.
     for (int r = 0; r < m; ++r) ws.tmp_m[r] = ws.a[r] * ws.dlambda[r];
     op->apply_JT(ws.tmp_m.data(), ws.ddelta.data());

@@ -43,6 +43,8 @@ struct NewtonOptions {
   bool warm_start = true;
   bool line_search = true;      // halve the step until the merit falls (Ostrich: off, alpha = 1)
   int line_search_steps = 8;    // halvings at most
+  bool sliding_newton = false;        // linearise a sliding contact's friction (direction only) by GMRES
+  int gmres_iterations = 16;          // GMRES budget (and restart) per Newton step, at least (rows / 4, <= 64)
   bool frozen_merit = false;          // line search on the merit with W, a, weights frozen at the step's iterate
   bool pin_unloaded_friction = true;  // friction rows of a contact without normal impulse: lambda_t = 0
   bool follow_safeguards = false;     // the twist follows the safeguards' changes (false: as Ostrich)
@@ -57,6 +59,8 @@ class NewtonWorkspace final : public SolverWorkspace {
   std::vector<Real> w, v, r, a, c, weight, e, rhs, dlambda, ddelta;  // iterate and step
   std::vector<Real> step_a, step_c, step_weight;  // a, c and merit weights of the iterate the step was made at
   std::vector<Real> unguarded_lambda, damping;    // impulses before the safeguards; step damping
+  std::vector<Real> slide_dir, slide_W;           // per contact: sliding direction (2) and W, W = 0 when not sliding
+  std::vector<Real> gm_u;                         // GMRES operator scratch (m)
   std::vector<Real> diag_D, diag_A, scale;                    // Delassus diagonal (no R), preconditioner, contact scales
   std::vector<Real> pcr_r, pcr_z, pcr_p, pcr_Ap, pcr_Az, tmp_m, tmp6;  // PCR and operator scratch
   ConstraintProblem at_iterate;  // nonlinear problems: the problem with J at the current iterate
