@@ -20,7 +20,10 @@
 // safeguards restore admissible impulses. A fixed budget of Newton x PCR
 // iterations (16 x 16) is spent (with an optional backtracking line search on
 // the merit) and the best iterate by |e|^2 + |r|^2 from index
-// k_min on is returned (Ostrich's best-iterate backtracking).
+// k_min on is returned (Ostrich's best-iterate backtracking). Friction rows of
+// a contact without normal impulse are written lambda_t = 0 (what the
+// safeguard enforces), and the stop bound is tolerance^2 per contact
+// (docs/solvers.md, "Convergence on the scenes", has the measurements).
 #pragma once
 
 #include <vector>
@@ -40,6 +43,13 @@ struct NewtonOptions {
   bool warm_start = true;
   bool line_search = true;      // halve the step until the merit falls (Ostrich: off, alpha = 1)
   int line_search_steps = 8;    // halvings at most
+  bool sliding_newton = false;        // linearise a sliding contact's friction (direction only) by GMRES
+  int gmres_iterations = 16;          // GMRES budget (and restart) per Newton step, at least (rows / 4, <= 64)
+  bool frozen_merit = false;          // line search on the merit with W, a, weights frozen at the step's iterate
+  bool pin_unloaded_friction = true;  // friction rows of a contact without normal impulse: lambda_t = 0
+  bool follow_safeguards = false;     // the twist follows the safeguards' changes (false: as Ostrich)
+  Real step_regularization = 0;       // added to the Newton system's diagonal, relative to D_rr
+  bool tolerance_per_contact = true;  // tolerance^2 scaled by the number of contacts (>= 1)
   void Validate() const;
 };
 
@@ -47,6 +57,10 @@ class NewtonWorkspace final : public SolverWorkspace {
  public:
   std::vector<Real> lambda, delta, best_lambda, best_delta, base_lambda, base_delta;  // (m), (6 nb)
   std::vector<Real> w, v, r, a, c, weight, e, rhs, dlambda, ddelta;  // iterate and step
+  std::vector<Real> step_a, step_c, step_weight;  // a, c and merit weights of the iterate the step was made at
+  std::vector<Real> unguarded_lambda, damping;    // impulses before the safeguards; step damping
+  std::vector<Real> slide_dir, slide_W;           // per contact: sliding direction (2) and W, W = 0 when not sliding
+  std::vector<Real> gm_u;                         // GMRES operator scratch (m)
   std::vector<Real> diag_D, diag_A, scale;                    // Delassus diagonal (no R), preconditioner, contact scales
   std::vector<Real> pcr_r, pcr_z, pcr_p, pcr_Ap, pcr_Az, tmp_m, tmp6;  // PCR and operator scratch
   ConstraintProblem at_iterate;  // nonlinear problems: the problem with J at the current iterate
