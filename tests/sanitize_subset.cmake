@@ -26,6 +26,7 @@ set(CONTACTLAB_SUBSET_TEST_FILES
   io/test_fuzz_regressions.cpp
   io/test_output_file.cpp
   core/test_model_limits.cpp
+  core/test_islands.cpp
   sim/test_run_parameters.cpp
   sim/test_control_file_cast.cpp)
 set(CONTACTLAB_SUBSET_LAYERS core geometry contact_models solvers adjoints sim io)
