@@ -77,7 +77,7 @@ TEST_CASE("islands: bodies touching only the ground are one island each, in the 
   CHECK(part.body_island == std::vector<int>{1, 2, 0});
 }
 
-TEST_CASE("islands: two separate stacks are two islands; a joint chains bodies into one") {
+TEST_CASE("islands: two separate stacks are two islands, a joint chains bodies into one") {
   // Stack A: 0 on ground, 1 on 0. Stack B: 3 on ground, 2 on 3. Body 4 free in the air.
   const ConstraintProblem stacks =
       problem_of(5, {{0, -1, true}, {1, 0, true}, {3, -1, true}, {2, 3, true}});
@@ -97,7 +97,7 @@ TEST_CASE("islands: two separate stacks are two islands; a joint chains bodies i
   CHECK(part.row_begin[1] == chained.num_rows());
 }
 
-TEST_CASE("islands: a static body connects nothing; a row on no moving body is an island of its own") {
+TEST_CASE("islands: a static body connects nothing, a row on no moving body is an island of its own") {
   // Bodies 0 and 2 both rest on the static body 1, and a contact on the static body alone.
   const ConstraintProblem p = problem_of(3, {{0, 1, true}, {1, 2, true}, {1, -1, true}}, /*fixed_body=*/1);
   IslandPartition part;
