@@ -78,7 +78,10 @@ void merge_island_stats(const std::vector<IslandSolve>& islands, int count, Solv
 bool Solver::solve_by_islands(const ConstraintProblem& problem, const ContactModel& law, const WarmStart& warm,
                               SolverWorkspace& workspace, std::vector<Real>& lambda, std::vector<Real>& v_plus,
                               SolveStats& stats) const {
-  if (!islands.enabled || problem.explicit_delassus() || problem.num_rows() == 0) return false;
+  // Fewer than two bodies make at most one island with bodies (a row on no
+  // moving body alone would split off, but is not worth a split solve).
+  if (!islands.enabled || problem.explicit_delassus() || problem.num_rows() == 0 || problem.num_bodies < 2)
+    return false;
   if (problem.nonlinear_rows && relinearises()) return false;  // its rows are evaluated as a whole
   if (!workspace.islands) workspace.islands = std::make_unique<IslandWorkspace>();
   IslandWorkspace& ws = *workspace.islands;

@@ -194,7 +194,7 @@ void PadmmSolver::do_solve(const ConstraintProblem& problem, const ContactModel&
   padmm::Params<Real> prm;
   prm.eta = options.eta;
   prm.rho = options.penalty_memory && options.balanced_penalty && warm.penalty > 0
-                ? std::min(std::max(warm.penalty, options.rho_min), options.rho_max)
+                ? std::min(std::max(std::sqrt(warm.penalty * options.rho), options.rho_min), options.rho_max)
                 : options.rho;
   prm.tol_primal = options.tol_primal;
   prm.tol_dual = options.tol_dual;
@@ -301,7 +301,8 @@ void PadmmOptions::bind(OptionSet& set, const std::string& prefix) {
   set.add(prefix + "penalty_factor", &o.penalty_factor, "rho is multiplied/divided by this", 1, inf);
   set.add(prefix + "rho_min", &o.rho_min, "lower bound of rho under balancing", 0, inf);
   set.add(prefix + "rho_max", &o.rho_max, "upper bound of rho under balancing", 0, inf);
-  set.add(prefix + "penalty_memory", &o.penalty_memory, "start from the rho the previous solve ended with");
+  set.add(prefix + "penalty_memory", &o.penalty_memory,
+          "start from the geometric mean of rho and the previous step's final rho");
   set.add(prefix + "penalty_refactorise", &o.penalty_refactorise,
           "refactorise at every rho change (else the old factor preconditions a CG)");
   set.add(prefix + "correction_max_iterations", &o.correction_max_iterations,

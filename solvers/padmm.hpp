@@ -63,8 +63,9 @@ struct PadmmOptions {
   Real penalty_factor = 1.5;
   Real rho_min = 1e-5;
   Real rho_max = 1e5;
-  // Start a solve from WarmStart::penalty, the rho the previous step's solve
-  // ended with (its problem is much like this one), else from rho.
+  // Start a solve from sqrt(rho * WarmStart::penalty), halfway (in log) to
+  // the rho the previous step's solve ended with, else from rho: the last
+  // rho itself can be one bad step's (docs/solvers.md "ρ carried").
   bool penalty_memory = true;
   bool penalty_refactorise = false;  // refactorise at every rho change (the behaviour before the CG correction)
   int correction_max_iterations = 20;  // CG iterations of a corrected x-update before refactorising
