@@ -1,5 +1,5 @@
-// The validation matrix: every valid combination of the velocity scheme, and
-// backward_euler + fischer_burmeister + newton, against the analytic references
+// The validation matrix: every valid combination of the velocity scheme and of
+// moreau, and backward_euler + fischer_burmeister + newton, against the analytic references
 // of studies/validation.hpp, each cell with the tolerances and solver options
 // that fit the combination's law and solver. docs/validation_matrix.md states
 // every cell and why; the foundation path (velocity + desaxce + padmm) is
