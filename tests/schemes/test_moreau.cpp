@@ -183,22 +183,39 @@ TEST_CASE("moreau: pendulum (no contact) converges at second order") {
 TEST_CASE("moreau: incline slide and roll within 1 % at h = 50 ms, exact to the solver tolerance") {
   // The issue's targets: at most 1 % at 50 ms (velocity scheme: h/T = 5 %).
   // Sliding: incline_box with mu = 0.2 < tan(20 deg) = 0.364; rolling: incline_sphere.
-  for (double h : {0.05, 0.025}) {
+  // The order sweep of docs/moreau.md ("Measured order"), h = 100, 50, 25,
+  // 12.5 ms over 1 s: a constant acceleration, so the midpoint drift has no
+  // truncation error and moreau's error is the solver's (measured <= 1.6e-7
+  // sliding, <= 2.6e-7 rolling with default settings; tight settings here):
+  // no ratio of 4 can be observed on these scenes (the order 2 is asserted on
+  // the pendulum, above). The velocity scheme's error is exactly h/T: ratio 2.
+  const double hs[] = {0.1, 0.05, 0.025, 0.0125};
+  double vs[4], vr[4];
+  for (int i = 0; i < 4; ++i) {
+    const double h = hs[i];
     CAPTURE(h);
     const double slide = incline_error("incline_box", "moreau", h, 0.2);
     const double roll = incline_error("incline_sphere", "moreau", h);
     CAPTURE(slide);
     CAPTURE(roll);
-    CHECK(slide <= 0.01);
-    CHECK(roll <= 0.01);
-    // Constant acceleration: exact up to the solver's tolerance.
+    // Constant acceleration: exact up to the solver's tolerance (hence also
+    // within the issue's 1 % at 50 ms).
     CHECK(slide <= 1e-6);
     CHECK(roll <= 1e-6);
+    vs[i] = incline_error("incline_box", "velocity", h, 0.2);
+    vr[i] = incline_error("incline_sphere", "velocity", h);
+    CHECK(vs[i] == doctest::Approx(h / 1.0).epsilon(0.01));  // h/T
+    CHECK(vr[i] == doctest::Approx(h / 1.0).epsilon(0.01));
+    if (i > 0) {
+      CHECK(vs[i - 1] / vs[i] == doctest::Approx(2.0).epsilon(0.01));  // first order
+      CHECK(vr[i - 1] / vr[i] == doctest::Approx(2.0).epsilon(0.01));
+    }
   }
-  const double vs = incline_error("incline_box", "velocity", 0.05, 0.2);
-  const double vr = incline_error("incline_sphere", "velocity", 0.05);
-  CHECK(vs == doctest::Approx(0.05).epsilon(0.01));  // h/T
-  CHECK(vr == doctest::Approx(0.05).epsilon(0.01));
+  // The issue's bounds at h = 50 ms, stated as such.
+  CHECK(incline_error("incline_box", "moreau", 0.05, 0.2) <= 0.01);
+  CHECK(incline_error("incline_sphere", "moreau", 0.05) <= 0.01);
+  CHECK(vs[1] <= 0.05 * 1.01);
+  CHECK(vr[1] <= 0.05 * 1.01);
 }
 
 TEST_CASE("moreau: every law and solver the velocity scheme takes, and within 1 % on the inclines") {
@@ -296,23 +313,27 @@ TEST_CASE("moreau: an inelastic impact (e = 0) stops the ball and never adds ene
 
 TEST_CASE("moreau: the elementary validations pass with their stated tolerances") {
   // The velocity scheme's validations (docs/validation.md) run with
-  // moreau + desaxce + padmm at the scenes' steps, with their tolerances but two:
+  // moreau + desaxce + padmm at the scenes' steps, with their tolerances but
+  // one, and the energy run tightened (the same cells as the validation
+  // matrix's row moreau + desaxce + padmm):
   // - bouncing_ball's penetration: contacts are found at q_m, after a free
   //   half-step drift, so the midpoint penetrates by up to (h/2)|v_n| before
   //   the impact acts: (h/2) sqrt(2 g g0) = 2.2 mm at h = 1 ms for the 1 m
   //   drop (measured 1.31 mm; the end-of-step gap is positive after the
   //   rebound). Bound 2.5 mm.
-  // - four_bar's largest one-step energy rise with Baumgarte off: the impulse
-  //   at q_m does work lambda . J(q_m) u_k / 2 per step, of either sign (u_k
-  //   satisfies the previous midpoint's rows), so single steps may gain
-  //   energy; measured 3.0e-8 J (2.1e-9 of |E|) at 400 Hz and 1.8e-8 J
-  //   (1.2e-9) at 1 kHz, while over the run the linkage loses 0.128 J and
-  //   0.052 J (velocity scheme: 0.138 J and 0.056 J). Bound 1e-8 of |E|.
+  // - four_bar's largest one-step energy rise with Baumgarte off: with padmm's
+  //   default stopping test single midpoint steps gain up to 1.1e-8 J (7.7e-10
+  //   of |E|) at 400 Hz and 1.7e-9 J at 1 kHz; with an exact solve (padmm at
+  //   tolerance 1e-12, as here; or newton, convex_newton) no step gains more
+  //   than 4e-12 J, and the foundation's 1e-12 of |E| holds. The energy run
+  //   is tightened, not the bound (docs/moreau.md, "Validations").
   const PartChoice p = parts("moreau");
   ValidationSetup drop;
   drop.tolerances.penetration = 2.5e-3;
   ValidationSetup linkage;
-  linkage.tolerances.energy_rise_relative = 1e-8;
+  for (const char* kv : {"solver.tol_primal=1e-12", "solver.tol_dual=1e-12", "solver.tol_compl=1e-12",
+                         "solver.max_iterations=5000"})
+    linkage.energy_options.push_back(kv);
   check_all(validate_box_ramp(p, 1e-3, ValidationSetup{}));
   check_all(validate_bouncing_ball(p, 1e-3, drop));
   for (double ratio : {1.0, 100.0, 1000.0, 0.01, 0.001}) {
