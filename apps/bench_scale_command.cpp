@@ -18,6 +18,7 @@
 #include "io/mjcf.hpp"
 #include "io/output_file.hpp"
 #include "sim/peer_engine.hpp"
+#include "sim/rollout_setup.hpp"
 #include "sim/run_parameters.hpp"
 #include "studies/comparison.hpp"
 #include "studies/comparison_plot.hpp"
@@ -133,6 +134,28 @@ int bench_scale_cli(const std::vector<std::string>& args) {
     if (peer == "mujoco" && !has_peer_engine("mujoco"))
       throw std::invalid_argument("--peer mujoco: contactlab was built without MuJoCo (libmujoco-dev, then rebuild)");
     const bool with_peer = peer == "mujoco" || (peer == "auto" && has_peer_engine("mujoco"));
+    // Every --set must apply to every combination: tried on a one-body pile
+    // before anything runs or is written.
+    if (!sets.empty()) {
+      PileSpec probe;
+      probe.bodies = 1;
+      const auto model = std::make_shared<const Model>(load_mjcf_string(make_pile(probe).xml, "pile"));
+      for (const Combo& c : combos) {
+        RolloutSpec spec;
+        spec.model = model;
+        spec.scheme = c.scheme;
+        spec.contact = c.contact;
+        spec.solver = c.solver;
+        spec.dt = dt;
+        spec.steps = 1;
+        spec.sets = sets;
+        try {
+          prepare_rollout(spec);
+        } catch (const std::invalid_argument& e) {
+          throw std::invalid_argument("--set (with " + c.label() + "): " + e.what());
+        }
+      }
+    }
 
     // Before anything is written: every output distinct and writable.
     std::vector<NamedPath> outputs = {{"--out DIR's scale.csv", out_dir + "/scale.csv"},

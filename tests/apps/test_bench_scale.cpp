@@ -73,6 +73,36 @@ TEST_CASE("cli: bench-scale records a run stopped by its time limit and goes on"
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: bench-scale --set reaches every run") {
+  const std::string dir = "/tmp/contactlab_cli_test_bench_scale_set";
+  std::filesystem::remove_all(dir);
+  // A padmm budget of one iteration: once the boxes land (about 0.1 s) every
+  // step with contacts stops unconverged (the default budget leaves 2-4 of
+  // 1000 steps unconverged on this pile).
+  const Result r = run("bench-scale --shapes box --sizes 4 --duration 0.3 --peer none "
+                       "--combos velocity+desaxce+padmm --set solver.max_iterations=1 --set solver.islands=false --out " +
+                       dir);
+  CAPTURE(r.output);
+  REQUIRE(r.status == 0);
+  const std::vector<std::string> scale = lines(dir + "/scale.csv");
+  REQUIRE(scale.size() == 2);
+  CHECK(scale[1].find("box,4,velocity+desaxce+padmm,150,ok,") == 0);
+  // steps_not_converged is the ninth column: most of the 150 steps.
+  std::vector<std::string> cells;
+  std::string cell;
+  for (char ch : scale[1] + ",") {
+    if (ch == ',') {
+      cells.push_back(cell);
+      cell.clear();
+    } else {
+      cell += ch;
+    }
+  }
+  REQUIRE(cells.size() >= 9);
+  CHECK(std::stoi(cells[8]) >= 50);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: bench-scale refuses bad flags by name and leaves no file") {
   const std::string dir = "/tmp/contactlab_cli_test_bench_scale_bad";
   struct Case {
@@ -91,6 +121,9 @@ TEST_CASE("cli: bench-scale refuses bad flags by name and leaves no file") {
       {"--dt 0", "--dt"},
       {"--time-limit 0", "--time-limit"},
       {"--peer bullet", "--peer"},
+      {"--set solver.nope=1", "--set"},
+      {"--set solver.islands=maybe", "--set"},
+      {"--combos velocity+desaxce+pgs --set solver.delassus=sparse", "--set"},  // a padmm key, pgs has none
       {"--nonsense", "nonsense"},
   };
   for (const Case& c : cases) {

@@ -1,15 +1,13 @@
 // Solving island by island (Solver::solve with IslandOptions) against the
-// monolithic solve of the same problem, for every hard-contact solver: the
-// problems are taken from piles of boxes and of spheres after they landed
-// (many islands, some stacked). Tolerances: each solve stops at its own
-// tolerance (1e-6 in the solvers' residuals for padmm/pgs, 1e-8 newton), and
-// both answers' natural-map residuals are within 10x of each other (measured:
-// 0.99-2.5x); v+ agrees to 2.3e-6 m/s and the spheres' lambda to 6e-5 of its
-// largest entry, against 1e-5 m/s and 1e-4 required;
-// the answers of the two solves are compared on what is unique: v+ for the
-// boxes (four corners share the load in many ways; the velocity is unique),
-// lambda and v+ for the spheres (one contact per pair). docs/solvers.md
-// "Islands".
+// monolithic solve of the same problem, for every hard-contact solver, on the
+// problems of piles of boxes and of spheres after they landed (many islands,
+// some stacked). Each solve stops at its own tolerance (1e-6 in the solvers'
+// residuals for padmm and pgs, 1e-8 for newton). The two answers are compared
+// on what is unique: v+ for the boxes (four corners share a load in many
+// ways; the velocity is unique), lambda and v+ for the spheres (one contact
+// per pair). Bounds: natural-map residuals within 10x of each other (measured
+// 0.99-2.5x), v+ within 1e-5 m/s (measured <= 2.3e-6), the spheres' lambda
+// within 1e-4 of its largest entry (measured 6e-5). docs/solvers.md "Islands".
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -22,23 +20,11 @@
 #include "sim/registry.hpp"
 #include "sim/simulation.hpp"
 #include "studies/piles.hpp"
+#include "support/piles.hpp"
 
 using namespace contactlab;
 
 namespace {
-
-// The step problem of a pile after `steps` steps of its default solve.
-ConstraintProblem landed_pile_problem(PileShape shape, int bodies, int steps) {
-  PileSpec spec;
-  spec.shape = shape;
-  spec.bodies = bodies;
-  Simulation sim(load_mjcf_string(make_pile(spec).xml, "pile"), PartChoice{"desaxce", "pgs", "velocity"});
-  sim.reset();
-  for (int s = 0; s < steps; ++s) sim.step(0.002);
-  // One more prepare: data.problem is then the next step's problem.
-  sim.scheme().prepare(sim.model(), sim.data(), sim.contact_model(), 0.002);
-  return sim.data().problem;
-}
 
 struct Answer {
   std::vector<Real> lambda, v_plus;
@@ -78,7 +64,7 @@ struct Combo {
 }  // namespace
 
 TEST_CASE("island solve: a landed pile splits into many islands, some holding a stack") {
-  const ConstraintProblem p = landed_pile_problem(PileShape::Box, 16, 300);
+  const ConstraintProblem p = test::landed_pile_problem(PileShape::Box, 16, 300);
   IslandPartition part;
   partition_islands(p, part);
   CHECK(part.num_islands >= 8);
@@ -91,7 +77,7 @@ TEST_CASE("island solve: a landed pile splits into many islands, some holding a 
 TEST_CASE("island solve: every hard-contact solver gives the monolithic answer to its tolerance") {
   const Combo combos[] = {{"desaxce", "padmm", 1e-5}, {"desaxce", "pgs", 1e-5}, {"fischer_burmeister", "newton", 1e-5}};
   for (const PileShape shape : {PileShape::Box, PileShape::Sphere}) {
-    const ConstraintProblem p = landed_pile_problem(shape, 16, 300);
+    const ConstraintProblem p = test::landed_pile_problem(shape, 16, 300);
     for (const Combo& c : combos) {
       CAPTURE(pile_shape_name(shape));
       CAPTURE(std::string(c.solver));
@@ -107,7 +93,7 @@ TEST_CASE("island solve: every hard-contact solver gives the monolithic answer t
 }
 
 TEST_CASE("island solve: the answer is bit-identical whatever the thread count") {
-  const ConstraintProblem p = landed_pile_problem(PileShape::Box, 16, 300);
+  const ConstraintProblem p = test::landed_pile_problem(PileShape::Box, 16, 300);
   const Answer one = solve_with("desaxce", "padmm", p, true, 1);
   const Answer two = solve_with("desaxce", "padmm", p, true, 2);
   const Answer three = solve_with("desaxce", "padmm", p, true, 3);

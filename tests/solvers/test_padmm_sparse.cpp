@@ -25,21 +25,11 @@
 #include "sim/simulation.hpp"
 #include "solvers/padmm.hpp"
 #include "studies/piles.hpp"
+#include "support/piles.hpp"
 
 using namespace contactlab;
 
 namespace {
-
-ConstraintProblem pile_problem(PileShape shape, int bodies, int steps) {
-  PileSpec spec;
-  spec.shape = shape;
-  spec.bodies = bodies;
-  Simulation sim(load_mjcf_string(make_pile(spec).xml, "pile"), PartChoice{"desaxce", "pgs", "velocity"});
-  sim.reset();
-  for (int s = 0; s < steps; ++s) sim.step(0.002);
-  sim.scheme().prepare(sim.model(), sim.data(), sim.contact_model(), 0.002);
-  return sim.data().problem;
-}
 
 struct Answer {
   std::vector<Real> lambda, v_plus;
@@ -75,7 +65,7 @@ PadmmOptions with_delassus(int delassus, bool refactorise = false) {
 }  // namespace
 
 TEST_CASE("sparse delassus: the assembled lower triangle is the dense D's, and its pattern is remembered") {
-  const ConstraintProblem p = pile_problem(PileShape::Box, 16, 300);
+  const ConstraintProblem p = test::landed_pile_problem(PileShape::Box, 16, 300);
   MatX D;
   p.dense_delassus(D);
   SparseDelassus s;
@@ -104,7 +94,7 @@ TEST_CASE("sparse delassus: the assembled lower triangle is the dense D's, and i
 TEST_CASE("sparse delassus: padmm's sparse and dense paths give the same answer on piles") {
   for (const PileShape shape : {PileShape::Box, PileShape::Sphere}) {
     CAPTURE(pile_shape_name(shape));
-    const ConstraintProblem p = pile_problem(shape, 16, 300);
+    const ConstraintProblem p = test::landed_pile_problem(shape, 16, 300);
     REQUIRE(p.num_rows() >= 48);
     const Answer dense = solve(p, with_delassus(PadmmOptions::kDense, true));
     const Answer sparse = solve(p, with_delassus(PadmmOptions::kSparse, true));
@@ -149,7 +139,7 @@ TEST_CASE("sparse delassus: a penalty change is corrected where refactorising co
   // The settled pile of 64 boxes is nearly block diagonal: its factor costs
   // less than the correction, so every change refactorises (numerically; the
   // pattern is analysed once).
-  const ConstraintProblem pile = pile_problem(PileShape::Box, 64, 300);
+  const ConstraintProblem pile = test::landed_pile_problem(PileShape::Box, 64, 300);
   const Answer auto_choice = solve(pile, with_delassus(PadmmOptions::kSparse, false));
   CHECK(auto_choice.counters.corrected_solves == 0);
   CHECK(auto_choice.counters.symbolic_analyses == 1);
