@@ -2,13 +2,13 @@
 
 #include <algorithm>
 
+#include "core/islands.hpp"
+
 namespace contactlab {
 
 namespace {
 
-bool moving_body(const ConstraintProblem& pr, int b) {
-  return b >= 0 && (pr.inv_mass[b] != 0 || !pr.inv_inertia_W[b].isZero(0));
-}
+bool moving_body(const ConstraintProblem& pr, int b) { return b >= 0 && moves_in_problem(pr, b); }
 
 }  // namespace
 
@@ -80,11 +80,9 @@ void SparseDelassus::assemble_from_rows(const ConstraintProblem& pr, const Real*
 
   // Column j holds the rows i >= j that share a moving body with j: the
   // merge of the (sorted) row lists of j's bodies from j on.
-  lower_.resize(m, m);
+  begin_columns(m);
   std::vector<int>& col = column_rows_;
-  int nnz = 0;
-  // First pass: the pattern size, so that the storage is sized once.
-  auto column = [&](int j) {
+  for (int j = 0; j < m; ++j) {
     col.clear();
     col.push_back(j);
     const ConstraintRow& row = pr.rows[j];
@@ -96,72 +94,60 @@ void SparseDelassus::assemble_from_rows(const ConstraintProblem& pr, const Real*
     }
     std::sort(col.begin() + 1, col.end());
     col.erase(std::unique(col.begin(), col.end()), col.end());
-  };
-  for (int j = 0; j < m; ++j) {
-    column(j);
-    nnz += static_cast<int>(col.size());
-  }
-  lower_.resizeNonZeros(nnz);
-  int* outer = lower_.outerIndexPtr();
-  int* inner = lower_.innerIndexPtr();
-  Real* value = lower_.valuePtr();
-  diagonal_.resize(m);
-  int k = 0;
-  for (int j = 0; j < m; ++j) {
-    outer[j] = k;
-    column(j);
+    start_column(j);
     for (const int i : col) {
       Real v = entry(i, j);
-      if (i == j) {
-        v += pr.compliance[j] + (extra && j >= off ? extra[j - off] : Real(0));
-        diagonal_[j] = v;
-      }
-      inner[k] = i;
-      value[k] = v;
-      ++k;
+      if (i == j) v += pr.compliance[j] + (extra && j >= off ? extra[j - off] : Real(0));
+      add_entry(i, j, v);
     }
   }
-  outer[m] = k;
+  finish_columns(m);
+}
+
+void SparseDelassus::begin_columns(int m) {
+  outer_.resize(m + 1);
+  inner_.clear();
+  values_.clear();
+  diagonal_.resize(m);
+}
+
+void SparseDelassus::start_column(int j) { outer_[j] = static_cast<int>(inner_.size()); }
+
+void SparseDelassus::add_entry(int i, int j, Real v) {
+  if (i == j) diagonal_[j] = v;
+  inner_.push_back(i);
+  values_.push_back(v);
+}
+
+void SparseDelassus::finish_columns(int m) {
+  const int nnz = static_cast<int>(inner_.size());
+  outer_[m] = nnz;
+  lower_.resize(m, m);
+  lower_.resizeNonZeros(nnz);
+  std::copy(outer_.begin(), outer_.end(), lower_.outerIndexPtr());
+  std::copy(inner_.begin(), inner_.end(), lower_.innerIndexPtr());
+  std::copy(values_.begin(), values_.end(), lower_.valuePtr());
 }
 
 void SparseDelassus::assemble_from_explicit(const ConstraintProblem& pr, const Real* extra) {
   const int m = pr.num_rows(), off = pr.contact_offset();
   const ExplicitDelassus& W = *pr.explicit_W;
-  lower_.resize(m, m);
-  // Count, then fill, the stored entries on and below the diagonal (the
-  // diagonal always, since the compliance adds to it).
-  auto visit = [&](auto&& emit) {
-    for (int j = 0; j < m; ++j) {
-      emit(j, j, W.diagonal(j), true);
-      if (const SparseMat* S = W.sparse_matrix()) {
-        for (SparseMat::InnerIterator it(*S, j); it; ++it)
-          if (it.row() > j && it.value() != 0) emit(static_cast<int>(it.row()), j, it.value(), false);
-      } else {
-        const MatX& D = *W.dense_matrix();
-        for (int i = j + 1; i < m; ++i)
-          if (D(i, j) != 0) emit(i, j, D(i, j), false);
-      }
+  // The stored entries on and below the diagonal, the diagonal always
+  // (the compliance adds to it).
+  begin_columns(m);
+  for (int j = 0; j < m; ++j) {
+    start_column(j);
+    add_entry(j, j, W.diagonal(j) + pr.compliance[j] + (extra && j >= off ? extra[j - off] : Real(0)));
+    if (const SparseMat* S = W.sparse_matrix()) {
+      for (SparseMat::InnerIterator it(*S, j); it; ++it)
+        if (it.row() > j && it.value() != 0) add_entry(static_cast<int>(it.row()), j, it.value());
+    } else {
+      const MatX& D = *W.dense_matrix();
+      for (int i = j + 1; i < m; ++i)
+        if (D(i, j) != 0) add_entry(i, j, D(i, j));
     }
-  };
-  int nnz = 0;
-  visit([&](int, int, Real, bool) { ++nnz; });
-  lower_.resizeNonZeros(nnz);
-  int* outer = lower_.outerIndexPtr();
-  int* inner = lower_.innerIndexPtr();
-  Real* value = lower_.valuePtr();
-  diagonal_.resize(m);
-  int k = 0;
-  visit([&](int i, int j, Real v, bool diag) {
-    if (diag) {
-      outer[j] = k;
-      v += pr.compliance[j] + (extra && j >= off ? extra[j - off] : Real(0));
-      diagonal_[j] = v;
-    }
-    inner[k] = i;
-    value[k] = v;
-    ++k;
-  });
-  outer[m] = k;
+  }
+  finish_columns(m);
 }
 
 }  // namespace contactlab

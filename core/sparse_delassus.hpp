@@ -35,6 +35,12 @@ class SparseDelassus {
  private:
   void assemble_from_rows(const ConstraintProblem& problem, const Real* extra);
   void assemble_from_explicit(const ConstraintProblem& problem, const Real* extra);
+  // The columns are built in order into outer_/inner_/values_, then copied
+  // into lower_ (one pass over the pattern, one copy of it).
+  void begin_columns(int m);
+  void start_column(int j);
+  void add_entry(int i, int j, Real v);  // i >= j, in ascending i within column j
+  void finish_columns(int m);
 
   SparseMat lower_;
   std::vector<Real> diagonal_;
@@ -42,8 +48,9 @@ class SparseDelassus {
   std::vector<int> body_row_begin_, body_rows_, fill_;
   // M^-1 j of each row's two ends (zero where the end is the world or static).
   std::vector<Vec6> minv_a_, minv_b_;
-  // The column being built and the previous pattern.
-  std::vector<int> column_rows_, previous_outer_, previous_inner_;
+  // The column being built, the columns built so far, and the previous pattern.
+  std::vector<int> column_rows_, outer_, inner_, previous_outer_, previous_inner_;
+  std::vector<Real> values_;
 };
 
 }  // namespace contactlab

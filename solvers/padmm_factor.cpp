@@ -141,19 +141,17 @@ void PadmmFactor::apply(const Real* v, Real sigma, Real* out) const {
 
 bool PadmmFactor::solve(const Real* b, Real sigma, int max_cg, Real tol, Real* x) {
   const int m = m_;
-  if (sigma == factored_sigma_) {
+  // x = factor^-1 b, after refactorising at sigma when asked (false if that fails).
+  auto direct = [&](bool refactorise) {
+    if (refactorise && !factorise(sigma)) return false;
     std::copy(b, b + m, x);
     factor_solve(x);
     return true;
-  }
+  };
+  if (sigma == factored_sigma_) return direct(false);
   // LU (a non-symmetric W: CG needs a symmetric operator), or a factor cheaper
   // to redo than to correct: refactorise.
-  if (!correction_pays_) {
-    if (!factorise(sigma)) return false;
-    std::copy(b, b + m, x);
-    factor_solve(x);
-    return true;
-  }
+  if (!correction_pays_) return direct(true);
   // Preconditioned CG from x, the preconditioner the factor of the old shift.
   Real *r = grow(r_, m), *z = grow(z_, m), *d = grow(d_, m), *q = grow(q_, m);
   ++counters.corrected_solves;
@@ -188,10 +186,7 @@ bool PadmmFactor::solve(const Real* b, Real sigma, int max_cg, Real tol, Real* x
   }
   if (std::sqrt(dot(r, r, m)) <= tol * bnorm) return true;
   // rho has moved too far from the factored shift: refactorise once at it.
-  if (!factorise(sigma)) return false;
-  std::copy(b, b + m, x);
-  factor_solve(x);
-  return true;
+  return direct(true);
 }
 
 }  // namespace contactlab
