@@ -263,6 +263,7 @@ int compare_cli(const std::vector<std::string>& args) {
   std::vector<std::string> scenes;
   std::string combos = "all", dts, reference, out, peer, time_limit;
   double duration = -1;
+  CompareJob job;
   po::options_description opts("contactlab compare SCENE... [options]");
   opts.add_options()("help,h", "this help")
       ("combos", po::value(&combos)->default_value(combos), "comma-separated scheme+contact+solver, or all (every valid triple)")
@@ -273,14 +274,15 @@ int compare_cli(const std::vector<std::string>& args) {
       ("peer", po::value(&peer), "add a peer engine's runs of the same file: mujoco")
       ("time-limit", po::value(&time_limit), "wall-clock budget in s, checked after each run; when it runs out: "
                                              "stop, no result files, exit 3")
-      ("out", po::value(&out), "directory for runs.csv, usable_dt.csv, residuals_SCENE.csv and the PNG plots");
+      ("out", po::value(&out), "directory for runs.csv, usable_dt.csv, residuals_SCENE.csv and the PNG plots")
+      ("allow-unsupported", po::bool_switch(&job.settings.allow_unsupported),
+       "run files with MJCF features contactlab does not implement, ignoring them (default: refuse them)");
   po::options_description hidden;
   hidden.add_options()("scene", po::value(&scenes)->composing());
   po::options_description all;
   all.add(opts).add(hidden);
   po::positional_options_description pos;
   pos.add("scene", -1);
-  CompareJob job;
   try {
     po::variables_map vm;
     po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);

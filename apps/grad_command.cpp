@@ -105,7 +105,9 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
     adjoint_options.validate();
     spec.sets = sim_sets;
     std::vector<std::string> warnings;
-    spec.model = std::make_shared<const Model>(load_scene(spec.scene, &warnings));
+    MjcfLoadOptions load_options;
+    load_options.allow_unsupported = spec.allow_unsupported;
+    spec.model = std::make_shared<const Model>(load_scene(spec.scene, load_options, &warnings));
     for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
     PreparedRollout r = prepare_rollout(spec);
     if (vm.count("list-options")) {

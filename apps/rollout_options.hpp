@@ -27,7 +27,10 @@ inline void add_rollout_options(boost::program_options::options_description& opt
        "--list-options prints them all); repeatable")
       ("keyframe", po::value(&spec.keyframe), "initial state from this MJCF keyframe")
       ("ctrl", po::value(&spec.ctrls)->composing(), "ACTUATOR=VALUE constant control; repeatable")
-      ("ctrl-file", po::value(&spec.ctrl_file), "per-step controls, CSV with header step,ACTUATOR,...");
+      ("ctrl-file", po::value(&spec.ctrl_file), "per-step controls, CSV with header step,ACTUATOR,...")
+      ("allow-unsupported", po::bool_switch(&spec.allow_unsupported),
+       "run a file with MJCF features contactlab does not implement, ignoring them (listed on stderr and in "
+       "--json as \"ignored\"); default: refuse the file");
 }
 
 }  // namespace contactlab

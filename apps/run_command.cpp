@@ -35,6 +35,25 @@ struct RunSummary {
   Real max_r_vi = 0, max_penetration = 0, max_joint_violation = 0;
 };
 
+// A JSON string literal: quotes, backslashes and control characters escaped.
+std::string json_string(const std::string& s) {
+  std::ostringstream out;
+  out << '"';
+  for (const char c : s) {
+    if (c == '"' || c == '\\') {
+      out << '\\' << c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
+      out << buf;
+    } else {
+      out << c;
+    }
+  }
+  out << '"';
+  return out.str();
+}
+
 }  // namespace
 
 int run_command(const RunRequest& rq) {
@@ -49,7 +68,9 @@ int run_command(const RunRequest& rq) {
     if (!rq.stats.empty()) check_output_path(rq.stats);
     std::vector<std::string> warnings;
     RolloutSpec spec = rq.spec;
-    spec.model = std::make_shared<const Model>(load_mjcf_file(path, &warnings));
+    MjcfLoadOptions load_options;
+    load_options.allow_unsupported = rq.spec.allow_unsupported;
+    spec.model = std::make_shared<const Model>(load_mjcf_file(path, load_options, &warnings));
     PreparedRollout rollout = prepare_rollout(spec);
     if (!rq.quiet)
       for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
@@ -174,7 +195,10 @@ int run_command(const RunRequest& rq) {
          << ", \"mean_iterations\": " << (sum.steps ? sum.iterations_sum / sum.steps : 0)
          << ", \"max_iterations\": " << sum.iterations_max << ", \"steps_not_converged\": " << sum.not_converged
          << ", \"max_r_vi\": " << sum.max_r_vi << ", \"max_penetration\": " << sum.max_penetration
-         << ", \"max_joint_violation\": " << sum.max_joint_violation << ", \"final\": {";
+         << ", \"max_joint_violation\": " << sum.max_joint_violation << ", \"ignored\": [";
+      // What --allow-unsupported let the reader ignore (Model::ignored_features).
+      for (size_t i = 0; i < m.ignored_features.size(); ++i) js << (i ? ", " : "") << json_string(m.ignored_features[i]);
+      js << "], \"final\": {";
       for (int b = 0; b < m.num_bodies(); ++b) {
         const Vec3 p = sim.data().origin_position(m, b);
         js << (b ? ", " : "") << "\"" << m.bodies[b].name << "\": [" << p.x() << ", " << p.y() << ", " << p.z() << "]";
@@ -193,7 +217,9 @@ int run_command(const RunRequest& rq) {
 
 int list_options_command(const RunRequest& rq) {
   try {
-    Simulation sim(load_mjcf_file(resolve_scene(rq.spec.scene)),
+    MjcfLoadOptions load_options;
+    load_options.allow_unsupported = rq.spec.allow_unsupported;
+    Simulation sim(load_mjcf_file(resolve_scene(rq.spec.scene), load_options),
                    PartChoice{rq.spec.contact, rq.spec.solver, rq.spec.scheme});
     for (const auto& kv : rq.spec.sets) sim.set_option(kv);
     sim.validate_options();

@@ -124,6 +124,8 @@ struct Model {
   // Simulated time of a run when none is given (<custom> contactlab.duration), s.
   Real default_duration = 1.0;
   int nq = 0, nv = 0;                // sizes of MJCF generalised coordinates
+  // What the reader ignored under allow_unsupported ("FILE:LINE: <elem> attr"), empty otherwise.
+  std::vector<std::string> ignored_features;
 
   int num_bodies() const { return static_cast<int>(bodies.size()); }
   int find_body(const std::string& name) const;      // -1 if absent

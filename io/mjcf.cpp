@@ -21,6 +21,11 @@
 
 #include "core/model_limits.hpp"
 #include "io/mass_properties.hpp"
+#include "io/mjcf_assets.hpp"
+#include "io/mjcf_contact_params.hpp"
+#include "io/mjcf_flags.hpp"
+#include "io/mjcf_names.hpp"
+#include "io/mjcf_support.hpp"
 
 namespace contactlab {
 
@@ -85,7 +90,8 @@ const GeomType kGeomTypeValues[] = {GeomType::Plane, GeomType::Sphere, GeomType:
 
 class Parser {
  public:
-  Parser(std::string file, std::vector<std::string>* warnings) : file_(std::move(file)), warnings_(warnings) {}
+  Parser(std::string file, std::vector<std::string>* warnings, const MjcfLoadOptions& options)
+      : file_(std::move(file)), warnings_(warnings), options_(options) {}
 
   Model parse(const std::string& xml) {
     check_text(xml);
@@ -116,6 +122,8 @@ class Parser {
       else if (is(el, "include"))
         fail(el->GetLineNum(), "<include> is not supported: merge the files");
     }
+    for (const XMLElement* el = root->FirstChildElement("asset"); el; el = el->NextSiblingElement("asset"))
+      parse_asset(el);
     for (const XMLElement* el = root->FirstChildElement("worldbody"); el; el = el->NextSiblingElement("worldbody"))
       parse_worldbody(el);
     // Internal welds go after the MJCF joints so that joint ids match MuJoCo's.
@@ -139,6 +147,13 @@ class Parser {
         ignore_element(el);
     }
 
+    int contact_line = 0;
+    const std::string contact_why = apply_condim_and_priority(model_, contact_settings_, &contact_line);
+    if (!contact_why.empty())
+      apply_verdict({MjcfSupport::Unsupported, contact_why.c_str()}, contact_line, "geom condim/priority",
+                    "geom@condim-priority");
+    apply_mjcf_flags(flags_, model_);
+    name_unnamed(model_);
     try {
       model_.validate();
     } catch (const std::invalid_argument& e) {
@@ -161,20 +176,49 @@ class Parser {
     }
   }
 
-  // One warning per element name per file keeps the output short on big files.
+  // An element no parse section reads: io/mjcf_support.cpp says what it is.
   void ignore_element(const XMLElement* el) {
-    if (warned_.insert(std::string("<") + el->Name()).second)
-      warn(el->GetLineNum(), std::string("ignoring unsupported element <") + el->Name() + ">");
+    const XMLElement* up = el->Parent() ? el->Parent()->ToElement() : nullptr;
+    const std::string parent = up ? up->Name() : "";
+    const MjcfVerdict v = classify_mjcf_element(parent, el->Name());
+    const std::string what = std::string("element <") + el->Name() + ">" + (up ? " in <" + parent + ">" : "");
+    apply_verdict(v, el->GetLineNum(), what, std::string("<") + parent + "/" + el->Name());
   }
 
+  // Attributes outside `supported` (what the caller reads) are classified by io/mjcf_support.cpp.
   void check_attributes(const XMLElement* el, std::initializer_list<const char*> supported) {
     for (const XMLAttribute* a = el->FirstAttribute(); a; a = a->Next()) {
       const bool ok = std::any_of(supported.begin(), supported.end(),
                                   [&](const char* s) { return std::strcmp(s, a->Name()) == 0; });
       if (ok) continue;
-      if (warned_.insert(std::string(el->Name()) + "@" + a->Name()).second)
-        warn(a->GetLineNum(),
-             std::string("ignoring unsupported attribute '") + a->Name() + "' on <" + el->Name() + ">");
+      const MjcfVerdict v = classify_mjcf_attribute(el->Name(), a->Name(), a->Value());
+      if (v.support == MjcfSupport::Notice) {
+        Attr read;
+        read.name = a->Name();
+        read.tag = el->Name();
+        read.value = a->Value();
+        read.line = a->GetLineNum();
+        reals(read);  // read: a malformed number is an error even when the law ignores it
+      }
+      const std::string what = std::string("attribute '") + a->Name() + "' of <" + el->Name() + ">";
+      apply_verdict(v, a->GetLineNum(), what, std::string(el->Name()) + "@" + a->Name());
+    }
+  }
+
+  // Notice: one warning per feature. Unsupported: an error, or with
+  // allow_unsupported one warning and one entry in Model::ignored_features per feature.
+  void apply_verdict(const MjcfVerdict& v, int line, const std::string& what, const std::string& key) {
+    if (v.support == MjcfSupport::Read || v.support == MjcfSupport::NoEffect) return;
+    if (v.support == MjcfSupport::Notice) {
+      if (warned_.insert(key).second) warn(line, what + " is read but has no effect: " + v.why);
+      return;
+    }
+    if (!options_.allow_unsupported)
+      fail(line, what + " is not supported (" + v.why +
+                     "); load with allow_unsupported (--allow-unsupported) to run without it");
+    if (warned_.insert(key).second) {
+      warn(line, "ignoring " + what + " (" + v.why + "): the model runs without it");
+      model_.ignored_features.push_back(format_error(file_, line, what));
     }
   }
 
@@ -423,7 +467,12 @@ class Parser {
   // ---- top-level settings --------------------------------------------------
 
   void parse_compiler(const XMLElement* el) {
-    check_attributes(el, {"angle", "eulerseq", "autolimits", "inertiafromgeom", "coordinate"});
+    check_attributes(el, {"angle", "eulerseq", "autolimits", "inertiafromgeom", "coordinate", "boundmass",
+                          "boundinertia", "meshdir", "assetdir"});
+    if (const Attr a = attr(el, "boundmass")) bound_mass_ = bounded(a, nonnegative(a, 0), limits::kMassValue);
+    if (const Attr a = attr(el, "boundinertia")) bound_inertia_ = bounded(a, nonnegative(a, 0), limits::kInertia);
+    if (const Attr a = attr(el, "meshdir")) mesh_dir_ = a.value;
+    if (const Attr a = attr(el, "assetdir")) asset_dir_ = a.value;
     if (const Attr a = attr(el, "angle")) compiler_degrees_ = keyword(a, {"radian", "degree"}) == 1;
     if (const Attr a = attr(el, "eulerseq")) {
       const std::string seq = a.value;
@@ -451,7 +500,26 @@ class Parser {
       model_.options.timestep = bounded(a, h, limits::kTimeStep);
     }
     if (const Attr g = attr(el, "gravity")) model_.options.gravity = bounded(g, vec3(g), limits::kGravity);
-    for (const XMLElement* c = el->FirstChildElement(); c; c = c->NextSiblingElement()) ignore_element(c);
+    for (const XMLElement* c = el->FirstChildElement(); c; c = c->NextSiblingElement()) {
+      if (is(c, "flag"))
+        parse_flag(c);
+      else
+        ignore_element(c);
+    }
+  }
+
+  // The flags contactlab applies (io/mjcf_flags.hpp); the others are classified by io/mjcf_support.cpp.
+  void parse_flag(const XMLElement* el) {
+    check_attributes(el, {"contact", "constraint", "gravity", "limit", "equality"});
+    const auto enabled = [&](const char* name, bool fallback) {
+      const Attr a = attr(el, name);
+      return a ? keyword(a, {"disable", "enable"}) == 1 : fallback;
+    };
+    flags_.contact = enabled("contact", flags_.contact);
+    flags_.constraint = enabled("constraint", flags_.constraint);
+    flags_.gravity = enabled("gravity", flags_.gravity);
+    flags_.limit = enabled("limit", flags_.limit);
+    flags_.equality = enabled("equality", flags_.equality);
   }
 
   // Top-level default class: attribute defaults for <geom> and <joint>.
@@ -548,6 +616,7 @@ class Parser {
     } else if (inertia_from_geom_ != 0) {
       mp = from_geoms.result();
     }
+    apply_compiler_bounds(mp);
     if (!fixed) {
       // Maximal coordinates need an invertible mass matrix for every moving body,
       // including a joint-less body welded to a moving parent (MuJoCo would fold it).
@@ -571,6 +640,17 @@ class Parser {
     b.inertia_B = mp.inertia;
 
     for (const XMLElement* c : children) parse_body(c, id, self, fixed);
+  }
+
+  // compiler boundmass / boundinertia, as MuJoCo: a lower bound on the mass
+  // and on each principal moment (the inertia's axes are kept).
+  void apply_compiler_bounds(MassProperties& mp) const {
+    if (bound_mass_ > 0) mp.mass = std::max(mp.mass, bound_mass_);
+    if (bound_inertia_ > 0) {
+      const Eigen::SelfAdjointEigenSolver<Mat3> eig(mp.inertia);
+      const Vec3 moments = eig.eigenvalues().cwiseMax(bound_inertia_);
+      mp.inertia = eig.eigenvectors() * moments.asDiagonal() * eig.eigenvectors().transpose();
+    }
   }
 
   static void set_reference(Joint& j, const Frame& parent_W, const Frame& child_W) {
@@ -658,7 +738,8 @@ class Parser {
 
   void parse_geom(const XMLElement* el, int body, MassAccumulator* acc) {
     check_attributes(el, {"name", "type", "size", "fromto", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis",
-                          "mass", "density", "friction", "contype", "conaffinity", "margin"});
+                          "mass", "density", "friction", "contype", "conaffinity", "margin", "gap", "condim",
+                          "priority", "mesh", "hfield"});
     const XMLElement* def = default_geom_;
     const int id = static_cast<int>(model_.geoms.size());
     register_name(geom_names_, el, id, "geom");
@@ -670,8 +751,7 @@ class Parser {
     if (const Attr t = attr(el, "type", def)) {
       static const char* const other[] = {"ellipsoid", "mesh", "hfield", "sdf"};
       if (std::any_of(std::begin(other), std::end(other), [&](const char* o) { return std::strcmp(o, t.value) == 0; }))
-        fail(t.line, std::string("geom type '") + t.value +
-                         "' is not supported (supported: plane, sphere, box, capsule, cylinder)");
+        refuse_unsimulated_geom(el, def, t);
       g.type = kGeomTypeValues[keyword(t, {kGeomTypes[0], kGeomTypes[1], kGeomTypes[2], kGeomTypes[3], kGeomTypes[4]})];
     }
 
@@ -735,6 +815,7 @@ class Parser {
     g.contype = bitmask(attr(el, "contype", def));
     g.conaffinity = bitmask(attr(el, "conaffinity", def));
     g.margin = bounded(attr(el, "margin", def), nonnegative(attr(el, "margin", def), 0), limits::kMargin);
+    parse_geom_contact(el, def, g);
 
     const Attr mass_attr = attr(el, "mass", def);
     const Real density = nonnegative(attr(el, "density", def), 1000.0);
@@ -743,6 +824,138 @@ class Parser {
     if (acc && g.type != GeomType::Plane)
       acc->add(mass, g.pos_B, g.quat_BG.toRotationMatrix(), geom_principal_inertia(g.type, g.size, mass));
     model_.geoms.push_back(g);
+  }
+
+  // ---- assets (io/mjcf_assets.hpp) ----------------------------------------------
+
+  void parse_asset(const XMLElement* sec) {
+    check_attributes(sec, {});
+    for (const XMLElement* el = sec->FirstChildElement(); el; el = el->NextSiblingElement()) {
+      if (is(el, "mesh"))
+        parse_mesh_asset(el);
+      else if (is(el, "hfield"))
+        parse_hfield_asset(el);
+      else if (!is(el, "texture") && !is(el, "material") && !is(el, "skin"))  // visual
+        ignore_element(el);
+    }
+  }
+
+  // A file attribute resolved against the main file's folder and meshdir/assetdir, checked to exist.
+  std::string asset_file(const Attr& f) const {
+    const std::string path = resolve_asset_path(file_, mesh_dir_.empty() ? asset_dir_ : mesh_dir_, f.value);
+    if (!asset_file_exists(path)) fail(f.line, where(f) + ": file '" + path + "' not found");
+    return path;
+  }
+
+  std::string asset_name(const XMLElement* el, const Attr& file, std::map<std::string, int>& names) {
+    const Attr n = attr(el, "name");
+    const std::string name = n && *n.value ? n.value : file ? asset_name_from_file(file.value) : "";
+    if (name.empty()) fail(el->GetLineNum(), describe(el) + " needs a name or a file");
+    if (!names.emplace(name, static_cast<int>(names.size())).second)
+      fail(el->GetLineNum(), std::string("duplicate ") + el->Name() + " name '" + name + "'");
+    return name;
+  }
+
+  void parse_mesh_asset(const XMLElement* el) {
+    check_attributes(el, {"name", "file", "scale", "vertex", "face", "normal", "texcoord", "content_type",
+                          "smoothnormal", "maxhullvert", "inertia", "refpos", "refquat"});
+    MeshAsset m;
+    m.line = el->GetLineNum();
+    const Attr file = attr(el, "file"), vertex = attr(el, "vertex");
+    if (!file && !vertex) fail(el->GetLineNum(), describe(el) + " needs file or vertex");
+    if (file) m.file = asset_file(file);
+    if (vertex && reals(vertex).size() % 3 != 0) fail(vertex.line, where(vertex) + " needs a multiple of 3 numbers");
+    if (const Attr sc = attr(el, "scale")) {
+      m.scale = bounded(sc, vec3(sc), limits::kPosition);
+      if (m.scale.cwiseAbs().minCoeff() == 0) fail(sc.line, where(sc) + " must not be 0");
+    }
+    assets_.meshes[asset_name(el, file, mesh_names_)] = m;
+  }
+
+  void parse_hfield_asset(const XMLElement* el) {
+    check_attributes(el, {"name", "file", "nrow", "ncol", "size", "elevation", "content_type"});
+    HfieldAsset h;
+    h.line = el->GetLineNum();
+    const Attr file = attr(el, "file"), elevation = attr(el, "elevation");
+    const Attr size = require(el, "size");
+    const std::vector<Real> sz = bounded(size, reals(size, 4, 4), limits::kMargin);
+    for (int i = 0; i < 4; ++i) {
+      if (!(sz[i] > 0) && i != 3) fail(size.line, where(size) + " [" + std::to_string(i) + "] must be > 0");
+      h.size[i] = sz[i];
+    }
+    const auto count = [&](const char* name) {
+      const Attr a = attr(el, name);
+      const Real v = real(a, 0);
+      if (v < 0 || v != std::floor(v) || v > 1e5) fail(a.line, where(a) + " must be an integer in [0, 1e5]");
+      return static_cast<int>(v);
+    };
+    h.nrow = count("nrow");
+    h.ncol = count("ncol");
+    if (file && (h.nrow || h.ncol || elevation))
+      fail(el->GetLineNum(), describe(el) + ": give either file or nrow/ncol (with elevation), not both");
+    if (file) {
+      h.file = asset_file(file);
+    } else {
+      if (h.nrow < 2 || h.ncol < 2) fail(el->GetLineNum(), describe(el) + " needs a file, or nrow and ncol >= 2");
+      if (elevation) {
+        h.elevation = reals(elevation);
+        if (h.elevation.size() != static_cast<size_t>(h.nrow) * h.ncol)
+          fail(elevation.line, where(elevation) + " needs nrow * ncol = " + std::to_string(h.nrow * h.ncol) +
+                                   " numbers, got " + std::to_string(h.elevation.size()));
+      }
+    }
+    assets_.hfields[asset_name(el, file, hfield_names_)] = h;
+  }
+
+  // Ellipsoid, mesh and hfield geoms are read and checked (sizes, assets), then
+  // refused even under allow_unsupported: dropping them would change the mass
+  // and the contacts. Their collision is the geometry issue's (issue 15).
+  [[noreturn]] void refuse_unsimulated_geom(const XMLElement* el, const XMLElement* def, const Attr& t) {
+    const std::string type = t.value, label = describe(el);
+    std::string detail;
+    if (type == "ellipsoid") {
+      const Attr size = attr(el, "size", def);
+      if (!size) fail(el->GetLineNum(), label + " of type ellipsoid needs 3 size values, got 0");
+      const std::vector<Real> v = bounded(size, reals(size, 3, 3), limits::kMargin);
+      for (int i = 0; i < 3; ++i)
+        if (!(v[i] > 0)) fail(size.line, label + ": size[" + std::to_string(i) + "] must be > 0");
+      detail = "semi-axes " + num(v[0]) + " " + num(v[1]) + " " + num(v[2]);
+    } else if (type == "mesh" || type == "hfield") {
+      const Attr ref = require(el, type.c_str());
+      const bool found = type == "mesh" ? assets_.meshes.count(ref.value) > 0 : assets_.hfields.count(ref.value) > 0;
+      if (!found) fail(ref.line, where(ref) + ": unknown " + type + " '" + ref.value + "'");
+      detail = type + " '" + std::string(ref.value) + "' read";
+    } else {
+      detail = "sdf geoms need MuJoCo plugins";
+    }
+    fail(t.line, label + ": geom type '" + type + "' (" + detail +
+                     ") is not simulated yet: its collision is the geometry issue's (issue 15); contactlab "
+                     "simulates plane, sphere, box, capsule and cylinder geoms");
+  }
+
+  // condim, priority and gap (io/mjcf_contact_params.hpp; docs/mjcf.md "Contact parameters").
+  void parse_geom_contact(const XMLElement* el, const XMLElement* def, const Geom& g) {
+    GeomContactSettings s;
+    s.line = el->GetLineNum();
+    if (const Attr c = attr(el, "condim", def)) {
+      const Real v = real(c);
+      if (v == 4 || v == 6) {
+        apply_verdict({MjcfSupport::Unsupported, "torsional and rolling friction (condim 4 and 6); read as condim 3"},
+                      c.line, "condim " + num(v) + " of " + describe(el), "condim" + num(v));
+      } else if (v != 1 && v != 3) {
+        fail(c.line, where(c) + " must be 1, 3, 4 or 6, got " + num(v));
+      }
+      s.condim = v == 1 ? 1 : 3;
+    }
+    if (const Attr p = attr(el, "priority", def)) s.priority = static_cast<int>(bounded(p, real(p), Range{-1e6, 1e6, false, ""}));
+    const Attr gap = attr(el, "gap", def);
+    const Real gap_value = bounded(gap, nonnegative(gap, 0), limits::kMargin);
+    // MuJoCo's constraint acts from distance margin - gap, contactlab's hard contact from 0.
+    if (g.margin - gap_value > 0 && warned_.insert("geom@margin-gap").second)
+      warn(s.line, describe(el) + ": margin - gap = " + num(g.margin - gap_value) +
+                       " m: contactlab detects contacts within the margin but its hard contact holds the surfaces at "
+                       "distance 0, MuJoCo's at margin - gap");
+    contact_settings_.push_back(s);
   }
 
   MassProperties parse_inertial(const XMLElement* el) {
@@ -997,12 +1210,19 @@ class Parser {
 
   std::string file_;
   std::vector<std::string>* warnings_;
+  MjcfLoadOptions options_;
   std::set<std::string> warned_;
   Model model_;
   std::vector<Joint> welds_;
   std::map<std::string, int> body_names_, geom_names_, joint_names_, actuator_names_, equality_names_, key_names_;
   const XMLElement* default_geom_ = nullptr;
   const XMLElement* default_joint_ = nullptr;
+  MjcfFlags flags_;
+  std::vector<GeomContactSettings> contact_settings_;  // one per geom
+  MjcfAssets assets_;
+  std::map<std::string, int> mesh_names_, hfield_names_;
+  Real bound_mass_ = 0, bound_inertia_ = 0;  // compiler boundmass / boundinertia
+  std::string mesh_dir_, asset_dir_;         // compiler meshdir / assetdir
   bool compiler_degrees_ = true;
   std::string compiler_eulerseq_ = "xyz";
   bool compiler_autolimits_ = true;
@@ -1011,17 +1231,26 @@ class Parser {
 
 }  // namespace
 
-Model load_mjcf_string(const std::string& xml, const std::string& label, std::vector<std::string>* warnings) {
-  Parser parser(label.empty() ? "<string>" : label, warnings);
+Model load_mjcf_string(const std::string& xml, const std::string& label, const MjcfLoadOptions& options,
+                       std::vector<std::string>* warnings) {
+  Parser parser(label.empty() ? "<string>" : label, warnings, options);
   return parser.parse(xml);
 }
 
-Model load_mjcf_file(const std::string& path, std::vector<std::string>* warnings) {
+Model load_mjcf_string(const std::string& xml, const std::string& label, std::vector<std::string>* warnings) {
+  return load_mjcf_string(xml, label, MjcfLoadOptions(), warnings);
+}
+
+Model load_mjcf_file(const std::string& path, const MjcfLoadOptions& options, std::vector<std::string>* warnings) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw MjcfError(path, 0, "cannot open file");
   std::ostringstream text;
   text << in.rdbuf();
-  return load_mjcf_string(text.str(), path, warnings);
+  return load_mjcf_string(text.str(), path, options, warnings);
+}
+
+Model load_mjcf_file(const std::string& path, std::vector<std::string>* warnings) {
+  return load_mjcf_file(path, MjcfLoadOptions(), warnings);
 }
 
 }  // namespace contactlab

@@ -34,9 +34,19 @@
 //   - Velocity actuators store their gain (MJCF kv) in Actuator::kp. A position
 //     actuator's kv is a contactlab extension (MuJoCo 2.2 has none).
 //
-// Anything else (sites, cameras, lights, assets, sensors, tendons, rgba, solref,
-// ...) is ignored with one warning "FILE:LINE: ignoring unsupported ..." per
-// element name and per element/attribute pair. Structural problems throw MjcfError.
+// Anything else is classified by io/mjcf_support.cpp: visual and sensor
+// features (rgba, camera, light, sensor, site, ...) are accepted silently,
+// MuJoCo soft-constraint parameters (solref, solimp) give one notice, and a
+// feature that changes dynamics and is not implemented stops the load with
+// "FILE:LINE: ... is not supported" (or, with MjcfLoadOptions::allow_unsupported,
+// is ignored, warned about and listed in Model::ignored_features).
+// <option><flag> contact/constraint/gravity/limit/equality="disable" take effect
+// at load (contact: no geom collides; limit: joint limits off; equality: the
+// equalities dropped; constraint: all three; gravity: zero gravity); the joints
+// of maximal coordinates always stay.
+// Unnamed bodies, geoms, MJCF joints, actuators and equalities get the implicit
+// names body_ID, geom_ID, joint_ID, actuator_ID, equality_ID (a '_' appended
+// until unique); file references cannot use them. Structural problems throw MjcfError.
 #pragma once
 
 #include <stdexcept>
@@ -61,9 +71,20 @@ class MjcfError : public std::runtime_error {
   std::string message_;
 };
 
+struct MjcfLoadOptions {
+  // false (the default): a feature that changes dynamics and is not implemented
+  // stops the load (MjcfError). true: it is ignored, warned about and listed in
+  // Model::ignored_features (io/mjcf_support.cpp classifies every feature).
+  bool allow_unsupported = false;
+};
+
 // Loads and validates a model. Warnings go to `warnings` when given, else to stderr.
 Model load_mjcf_file(const std::string& path, std::vector<std::string>* warnings = nullptr);
+Model load_mjcf_file(const std::string& path, const MjcfLoadOptions& options,
+                     std::vector<std::string>* warnings = nullptr);
 // `label` names the text in messages ("<string>" when empty).
 Model load_mjcf_string(const std::string& xml, const std::string& label, std::vector<std::string>* warnings = nullptr);
+Model load_mjcf_string(const std::string& xml, const std::string& label, const MjcfLoadOptions& options,
+                       std::vector<std::string>* warnings = nullptr);
 
 }  // namespace contactlab

@@ -41,4 +41,8 @@ Model load_scene(const std::string& name_or_path, std::vector<std::string>* warn
   return load_mjcf_file(resolve_scene(name_or_path), warnings);
 }
 
+Model load_scene(const std::string& name_or_path, const MjcfLoadOptions& options, std::vector<std::string>* warnings) {
+  return load_mjcf_file(resolve_scene(name_or_path), options, warnings);
+}
+
 }  // namespace contactlab

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/model.hpp"
+#include "io/mjcf.hpp"
 
 namespace contactlab {
 
@@ -22,5 +23,7 @@ std::string resolve_scene(const std::string& name_or_path);
 // Reads a built-in scene or an MJCF file (resolve_scene, then the MJCF reader,
 // io/mjcf.hpp); the reader's warnings go to `warnings` when given.
 Model load_scene(const std::string& name_or_path, std::vector<std::string>* warnings = nullptr);
+Model load_scene(const std::string& name_or_path, const MjcfLoadOptions& options,
+                 std::vector<std::string>* warnings = nullptr);
 
 }  // namespace contactlab

@@ -29,6 +29,7 @@ struct RolloutSpec {
   std::string keyframe;
   std::vector<std::string> ctrls;  // ACTUATOR=VALUE, held for the whole run
   std::string ctrl_file;           // CSV `step,ACTUATOR,...`, overrides on its steps
+  bool allow_unsupported = false;  // --allow-unsupported: load despite unsupported MJCF features (io/mjcf.hpp)
 };
 
 // Controls beyond the scene's schedule: constants for the whole run, then a

@@ -494,7 +494,9 @@ SceneComparison compare_scene(const std::string& scene, const CompareSettings& s
   Model model;
   std::string load_error;
   try {
-    model = load_mjcf_file(resolve_scene(scene));
+    MjcfLoadOptions load_options;
+    load_options.allow_unsupported = settings.allow_unsupported;
+    model = load_mjcf_file(resolve_scene(scene), load_options);
     model.validate();
   } catch (const std::exception& e) {
     load_error = e.what();

@@ -125,6 +125,7 @@ struct CompareSettings {
   std::vector<double> dt_factors = {1, 2, 5, 10, 20};  // x the scene's timestep
   double duration = -1;                            // s; < 0: the scene's contactlab.duration
   std::string reference;                           // COMBO@DT; empty: velocity+desaxce+padmm@(smallest dt / 10)
+  bool allow_unsupported = false;                  // --allow-unsupported (io/mjcf.hpp MjcfLoadOptions)
 };
 
 struct SceneComparison {

@@ -606,25 +606,7 @@ TEST_CASE("mjcf: structural errors in inline models") {
   }
 }
 
-TEST_CASE("mjcf: unsupported elements and attributes warn with their line") {
-  std::vector<std::string> warnings;
-  const Model m = load_mjcf_file(std::string(CONTACTLAB_TEST_DATA) + "/unsupported.xml", &warnings);
-  CHECK(m.num_bodies() == 1);
-  CHECK(m.geoms.size() == 2);
-  const auto has = [&](const std::string& text) {
-    for (const std::string& w : warnings)
-      if (contains(w, text)) return true;
-    return false;
-  };
-  CHECK(has("unsupported.xml:2: ignoring unsupported element <visual>"));
-  CHECK(has("unsupported.xml:6: ignoring unsupported element <light>"));
-  CHECK(has("unsupported.xml:7: ignoring unsupported attribute 'rgba' on <geom>"));
-  CHECK(has("unsupported.xml:10: ignoring unsupported attribute 'condim' on <geom>"));
-  CHECK(has("unsupported.xml:11: ignoring unsupported element <site>"));
-  CHECK(has("unsupported.xml:15: ignoring unsupported element <sensor>"));
-  // Once per element name and per attribute: one <site>, one rgba warning.
-  CHECK(warnings.size() == 6);
-}
+// Classification of unsupported features: tests/io/test_mjcf_semantics.cpp.
 
 TEST_CASE("mjcf: model overrides") {
   Model m = load_builtin("stacked_boxes");

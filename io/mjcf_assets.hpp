@@ -1,0 +1,42 @@
+// <asset><mesh> and <asset><hfield> as read by the MJCF reader: names, files
+// resolved and checked, sizes. Their collision is the geometry issue's
+// (issue 15); until then a geom that uses them is refused after they are read.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/math.hpp"
+
+namespace contactlab {
+
+struct MeshAsset {
+  std::string file;  // resolved path (checked to exist), empty for an inline mesh
+  Vec3 scale = Vec3::Ones();
+  int line = 0;
+};
+
+struct HfieldAsset {
+  std::string file;            // resolved path, empty when elevation= or nrow/ncol give the data
+  int nrow = 0, ncol = 0;
+  Real size[4] = {0, 0, 0, 0};  // radius x, radius y, elevation z, base z (MJCF order)
+  std::vector<Real> elevation;  // nrow * ncol, row-major, when given inline
+  int line = 0;
+};
+
+struct MjcfAssets {
+  std::map<std::string, MeshAsset> meshes;
+  std::map<std::string, HfieldAsset> hfields;
+};
+
+// MuJoCo's asset path rule: an absolute file as is; else relative to the
+// main file's folder joined with `dir` (compiler meshdir, else assetdir).
+std::string resolve_asset_path(const std::string& main_file, const std::string& dir, const std::string& file);
+
+// MuJoCo's implicit mesh name: the file name without folder and extension.
+std::string asset_name_from_file(const std::string& file);
+
+bool asset_file_exists(const std::string& path);
+
+}  // namespace contactlab
