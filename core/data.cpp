@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/compound_joint.hpp"
 #include "core/kinematics.hpp"
 
 namespace contactlab {
@@ -83,6 +84,8 @@ void set_generalized_state(const Model& model, const std::vector<Real>& qpos_in,
     if (j < 0) {  // fixed: the reference pose, at rest
       o = body.pos0_W;
       q = body.quat0_WB;
+    } else if (is_compound(model, j)) {  // several joints, composed in MuJoCo's order
+      compound_forward(model, joint_group(model, j), qpos, qvel, o_p, q_p, v_p, w_p, o, q, v, w);
     } else {
       const Joint& joint = model.joints[j];
       const Vec3 anchor_W = o_p + q_p * joint.anchor_parent;  // joint anchor carried by the parent

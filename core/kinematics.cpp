@@ -1,5 +1,7 @@
 #include "core/kinematics.hpp"
 
+#include "core/compound_joint.hpp"
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -78,6 +80,7 @@ template <class T>
 T joint_position_t(const Model& model, const BodyStatesT<T>& s, int joint) {
   using std::atan2;
   const Joint& j = scalar_joint(model, joint, "joint_position");
+  if (is_compound(model, joint)) return compound_joint_position_t<T>(model, s, joint);
   const BodyState<T> p = body_state(model, s, j.parent), c = body_state(model, s, j.body);
   if (j.type == JointType::Hinge) {
     // Twist angle of the relative rotation about the axis (child axes).
@@ -91,6 +94,7 @@ T joint_position_t(const Model& model, const BodyStatesT<T>& s, int joint) {
 template <class T>
 T joint_velocity_t(const Model& model, const BodyStatesT<T>& s, int joint) {
   const Joint& j = scalar_joint(model, joint, "joint_velocity");
+  if (is_compound(model, joint)) return compound_joint_velocity_t<T>(model, s, joint);
   const BodyState<T> p = body_state(model, s, j.parent), c = body_state(model, s, j.body);
   if (j.type == JointType::Hinge) return (c.w - p.w).dot(c.q * j.axis_B.template cast<T>());
   // d/dt of the slide coordinate: anchor velocity relative to the parent point

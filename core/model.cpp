@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/compound_joint.hpp"
 #include "core/model_limits.hpp"
 
 namespace contactlab {
@@ -187,7 +188,12 @@ void Model::validate() const {
     if (!(joint.body >= 0 && joint.body < nb)) invalid(what, "body id out of range");
     if (joint.parent != bodies[joint.body].parent) invalid(what, "parent differs from the body's parent");
     if (bodies[joint.body].fixed) invalid(what, "joint on a fixed body");
-    if (joint_of_body[joint.body] >= 0) invalid(what, "body already has a joint");
+    if (joint_of_body[joint.body] >= 0) {
+      // Several joints in one body: consecutive, and a combination compound_joint supports.
+      if (joint_of_body[joint.body] != j - 1) invalid(what, "body already has a joint (not the previous one)");
+      const std::string why = compound_unsupported(*this, joint_group(*this, j));
+      if (!why.empty()) invalid(what, why);
+    }
     joint_of_body[joint.body] = j;
     if (!finite(joint.anchor_B) || !finite(joint.axis_B) || !finite(joint.anchor_parent) || !finite(joint.axis_parent))
       invalid(what, "non-finite anchor or axis");

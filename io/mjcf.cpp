@@ -19,6 +19,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/compound_joint.hpp"
 #include "core/model_limits.hpp"
 #include "io/mass_properties.hpp"
 #include "io/mjcf_assets.hpp"
@@ -582,14 +583,15 @@ class Parser {
         ignore_element(c);
     }
     if (inertials.size() > 1) fail(inertials[1]->GetLineNum(), label + " has more than one <inertial>");
-    if (joints.size() > 1)
-      fail(joints[1]->GetLineNum(), label +
-                                        " has more than one joint; contactlab supports one joint per body "
-                                        "(use a ball or free joint, or nest bodies)");
-
     bool fixed = false;
     if (!joints.empty()) {
-      parse_joint(joints[0], id, parent, parent_W, self);
+      // Several joints: a compound joint in MuJoCo's order (core/compound_joint.hpp).
+      for (const XMLElement* jel : joints) parse_joint(jel, id, parent, parent_W, self);
+      if (joints.size() > 1) {
+        const int first = static_cast<int>(model_.joints.size() - joints.size());
+        const std::string why = compound_unsupported(model_, {first, static_cast<int>(joints.size())});
+        if (!why.empty()) fail(joints[1]->GetLineNum(), label + ": " + why);
+      }
     } else if (parent_fixed) {
       fixed = true;
     } else {

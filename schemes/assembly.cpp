@@ -7,6 +7,7 @@
 #include "geometry/broad_phase.hpp"
 #include "geometry/collision.hpp"
 #include "geometry/pair_filter.hpp"
+#include "schemes/compound_joint_rows.hpp"
 
 namespace contactlab {
 
@@ -177,6 +178,10 @@ void free_velocity_t(const Model& model, const BodyStatesT<T>& s, const std::vec
     }
     const Vec3T<T> axis_W = body_rotation_t(s, par) * jt.axis_parent.template cast<T>();
     const T tau = T(act.gear[0]) * u;
+    if (is_compound(model, act.joint)) {
+      add_compound_joint_force_t<T>(model, s, act.joint, tau, wrench);
+      continue;
+    }
     if (jt.type == JointType::Hinge) {
       Eigen::Map<Vec3T<T>>(&wrench[6 * c + 3]) += tau * axis_W;
       if (par >= 0) Eigen::Map<Vec3T<T>>(&wrench[6 * par + 3]) -= tau * axis_W;
@@ -237,7 +242,9 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
   for (size_t j = 0; j < model.joints.size(); ++j) {
     const Joint& jt = model.joints[j];
     if (moving(model, jt.body) < 0) continue;
-    bilateral += rows_of_joint(jt.type);
+    const JointGroup group = joint_group(model, static_cast<int>(j));
+    if (group.count == 1) bilateral += rows_of_joint(jt.type);
+    else if (group.first == static_cast<int>(j)) bilateral += 6 - group.count;  // compound joint's lock rows
     if (is_scalar(jt.type)) {
       const ServoTerms<T> st = servo_terms(model, ctrl, static_cast<int>(j));
       if (jt.armature + h * st.damping + h * hp * st.stiffness > 0) bilateral += 1;
@@ -285,6 +292,14 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
     const Joint& jt = model.joints[j];
     const int c = jt.body, par = jt.parent;
     if (moving(model, c) < 0 || jt.type == JointType::Free) continue;
+    const JointGroup group = joint_group(model, static_cast<int>(j));
+    if (group.count > 1) {
+      if (group.first != static_cast<int>(j)) continue;
+      violation = std::max(violation, compound_lock_rows_t<T>(model, s, group, moving(model, par), moving(model, c),
+                                                              alpha_h, &w.rows[w.next], &bias_v[w.next]));
+      w.next += 6 - group.count;
+      continue;
+    }
     const Vec3T<T> pc = body_point_t(model, s, c, jt.anchor_B);
     const Vec3T<T> pp = body_point_t(model, s, par, jt.anchor_parent);
     const Vec3T<T> axis_W = body_rotation_t(s, par) * jt.axis_parent.template cast<T>();
@@ -351,7 +366,10 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
       const T qd_b = (T(jt.armature) * qd + T(h) * (T(st.stiffness) * (st.q_ref - q) + T(st.damping) * st.qd_ref)) / T(m_j);
       compliance[w.next] = T(1.0 / m_j);
       bias_v[w.next] = -qd_b;
-      if (jt.type == JointType::Hinge) {
+      if (is_compound(model, static_cast<int>(j))) {
+        compound_coordinate_row_t<T>(model, s, static_cast<int>(j), moving(model, par), moving(model, c), 1.0,
+                                     w.rows[w.next++]);
+      } else if (jt.type == JointType::Hinge) {
         w.angular_row(moving(model, par), moving(model, c), axis_W);
       } else {
         const Vec3T<T> pc = body_point_t(model, s, c, jt.anchor_B);
@@ -380,7 +398,10 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
       const Real sign = side == 0 ? 1.0 : -1.0;
       const T gap = side == 0 ? T(q - T(jt.range_lo)) : T(T(jt.range_hi) - q);
       bias_v[w.next] = unilateral_bias(gap, hp, bias.limit_baumgarte, 0);
-      if (jt.type == JointType::Hinge) {
+      if (is_compound(model, static_cast<int>(j))) {
+        compound_coordinate_row_t<T>(model, s, static_cast<int>(j), moving(model, par), moving(model, c), sign,
+                                     w.rows[w.next++]);
+      } else if (jt.type == JointType::Hinge) {
         w.angular_row(moving(model, par), moving(model, c), T(sign) * axis_W);
       } else {
         const Vec3T<T> pc = body_point_t(model, s, c, jt.anchor_B);
