@@ -275,7 +275,7 @@ TEST_CASE("compound joint: two-hinge bodies follow MuJoCo's joint angles over 1 
     }
     CAPTURE(worst_at[0]);
     CAPTURE(worst_at[1]);
-    MESSAGE(c.file << " " << c.scheme << ": worst joint-angle difference " << worst_at[0] << " rad at 1e-3 s, "
+    MESSAGE(std::string(c.file) << " " << std::string(c.scheme) << ": worst joint-angle difference " << worst_at[0] << " rad at 1e-3 s, "
                    << worst_at[1] << " rad at 1e-4 s");
     CHECK(worst_at[1] < c.bound);
     CHECK(worst_at[1] < worst_at[0] / 3);
@@ -287,7 +287,8 @@ TEST_CASE("compound joint: two-hinge bodies follow MuJoCo's joint angles over 1 
 
 TEST_CASE("compound joint: the step adjoint matches finite differences") {
   // Tightened solves (1e-12) so that central differences (eps 1e-6) measure
-  // the exact step map; measured below; bound 1e-5 relative.
+  // the exact step map. Measured relative errors 5.8e-9 (ctrl), 1.3e-6
+  // (mass), 2.0e-9 (init); bound 1e-5 relative.
   RolloutSpec spec;
   spec.scene = data_file("compound_two_hinge.xml");
   spec.model = std::make_shared<const Model>(load_mjcf_file(spec.scene));
@@ -296,7 +297,7 @@ TEST_CASE("compound joint: the step adjoint matches finite differences") {
   spec.dt = 0.002;
   spec.keyframe = "start";
   spec.ctrls = {"tilt_motor=0.3"};
-  const std::string loss = "final:bob.px + final:bob.vy";
+  const std::string loss = "final:bob.px + final:bob.wx + final:bob.wy";
   const std::string wrt = "ctrl:tilt_motor,param:body.bob.mass,init:bob.wy";
   const GradientResult g = rollout_gradient(spec, loss, wrt, {});
   PreparedRollout r = prepare_rollout(spec);
