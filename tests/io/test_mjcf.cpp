@@ -529,7 +529,7 @@ TEST_CASE("mjcf: malformed files name the file and the line") {
       {"duplicate_name.xml", 6, "duplicate geom name 'thing'"},
       {"negative_mass.xml", 6, "must be >= 0"},
       {"non_finite.xml", 6, "non-finite"},
-      {"two_joints.xml", 6, "more than one joint"},
+      {"two_joints.xml", 6, "two parallel hinge axes"},
       {"keyframe_size.xml", 9, "nq = 1"},
   };
   for (const Case& c : cases) {
