@@ -1,8 +1,9 @@
 // Box pairs: sphere-box and capsule-box through the exact signed distance to
-// the box; box-box by the separating-axis test with face clipping.
+// the box (capsule-box: its axis point by argmin_01_t, exact and differentiable); box-box by the separating-axis test with face clipping.
 #include <algorithm>
 #include <cmath>
 
+#include "geometry/argmin_pullback.hpp"
 #include "geometry/collision_detail.hpp"
 
 namespace contactlab {
@@ -23,52 +24,57 @@ namespace {
 // of the part of its segment above the face, so it rests instead of rocking
 // on a single point. Returns 0 (and emits nothing) unless both ends are within
 // the margin, leaving the single closest point to the caller.
-int capsule_on_box_face(const GeomPose& pb, const Vec3& half, const Segment& seg, Real radius,
-                        const Vec3& normal_W, const PairContext& ctx) {
-  const Mat3& R = pb.R_WG;
-  const Vec3 n_local = R.transpose() * normal_W;
+template <class T>
+int capsule_on_box_face(const GeomPoseT<T>& pb, const Vec3& half, const SegmentT<T>& seg, Real radius,
+                        const Vec3T<T>& normal_W, const PairContextT<T>& ctx) {
+  using std::abs;
+  const Mat3T<T>& R = pb.R_WG;
+  const Vec3T<T> n_local = R.transpose() * normal_W;
   int axis = 0;
-  n_local.cwiseAbs().maxCoeff(&axis);
-  if (std::abs(n_local(axis)) < 1 - 1e-6) return 0;  // closest feature is an edge or corner
-  const Real sgn = n_local(axis) < 0 ? -1 : 1;
-  const Vec3 q0 = R.transpose() * (seg.p0_W - pb.pos_W);  // segment start, box axes
-  const Vec3 dq = R.transpose() * seg.d_W;                 // segment vector, box axes
-  const Real len = dq.norm();
-  if (len <= kTinyLength || std::abs(dq(axis)) > kFlatSin * len) return 0;
-  Real lo = 0, hi = 1;
+  Vec3(abs(value_of(n_local(0))), abs(value_of(n_local(1))), abs(value_of(n_local(2)))).maxCoeff(&axis);
+  if (abs(n_local(axis)) < T(1 - 1e-6)) return 0;  // closest feature is an edge or corner
+  const Real sgn = n_local(axis) < T(0) ? -1 : 1;
+  const Vec3T<T> q0 = R.transpose() * (seg.p0_W - pb.pos_W);  // segment start, box axes
+  const Vec3T<T> dq = R.transpose() * seg.d_W;                 // segment vector, box axes
+  const T len = dq.norm();
+  if (len <= T(kTinyLength) || abs(dq(axis)) > T(kFlatSin) * len) return 0;
+  T lo = T(0), hi = T(1);
   for (int j = 0; j < 3; ++j)
     if (j != axis && !clip_to_slab(q0(j), dq(j), half(j), lo, hi)) return 0;
-  if ((hi - lo) * len < kMinSpread) return 0;
-  Vec3 cap_pt[2], box_pt[2];  // (2) capsule and box surface points, box axes
-  Real gap[2];
-  const Real ends[2] = {lo, hi};
+  if ((hi - lo) * len < T(kMinSpread)) return 0;
+  Vec3T<T> cap_pt[2], box_pt[2];  // (2) capsule and box surface points, box axes
+  T gap[2];
+  const T ends[2] = {lo, hi};
   for (int k = 0; k < 2; ++k) {
-    const Vec3 s = q0 + ends[k] * dq;
-    gap[k] = sgn * s(axis) - half(axis) - radius;
-    if (!(gap[k] < ctx.margin)) return 0;
+    const Vec3T<T> s = q0 + ends[k] * dq;
+    gap[k] = T(sgn) * s(axis) - T(half(axis) + radius);
+    if (!(gap[k] < T(ctx.margin))) return 0;
     cap_pt[k] = s;
-    cap_pt[k](axis) -= sgn * radius;
+    cap_pt[k](axis) -= T(sgn * radius);
     box_pt[k] = s;
-    box_pt[k](axis) = sgn * half(axis);
+    box_pt[k](axis) = T(sgn * half(axis));
   }
-  const Vec3 face_n_W = sgn * R.col(axis);
+  const Vec3T<T> face_n_W = T(sgn) * R.col(axis);
   int count = 0;
   for (int k = 0; k < 2; ++k)
-    count += emit(ctx, pb.pos_W + R * (0.5 * (cap_pt[k] + box_pt[k])), face_n_W, gap[k]);
+    count += emit(ctx, Vec3T<T>(pb.pos_W + R * (T(0.5) * (cap_pt[k] + box_pt[k]))), face_n_W, gap[k]);
   return count;
 }
 
 }  // namespace
 
-int collide_box_capsule(const Geom& box, const GeomPose& pb, const Geom& cap, const GeomPose& pc,
-                        const PairContext& ctx) {
+template <class T>
+int collide_box_capsule(const Geom& box, const GeomPoseT<T>& pb, const Geom& cap, const GeomPoseT<T>& pc,
+                        const PairContextT<T>& ctx) {
   const Real r = cap.size.x();
-  const Segment seg = axis_segment(pc, cap.size.y());
-  // The closest (or deepest) axis point minimises the convex signed distance.
-  const Real t = minimize_convex_01([&](Real s) { return point_box(seg.at(s), pb, box.size).dist; });
-  const Vec3 c_W = seg.at(t);
-  const PointQuery q = point_box(c_W, pb, box.size);
-  if (!(q.dist - r < ctx.margin)) return 0;
+  const SegmentT<T> seg = axis_segment(pc, cap.size.y());
+  // The closest (or deepest) axis point minimises the convex signed distance;
+  // argmin_01_t makes it exact and differentiable.
+  const T t = argmin_01_t<T>([&](const T& s) { return point_box<T>(seg.at(s), pb, box.size).dist; },
+                             2 * cap.size.y());
+  const Vec3T<T> c_W = seg.at(t);
+  const PointQueryT<T> q = point_box<T>(c_W, pb, box.size);
+  if (!(q.dist - T(r) < T(ctx.margin))) return 0;
   if (const int n = capsule_on_box_face(pb, box.size, seg, r, q.normal_W, ctx)) return n;
   return emit_ball_vs_query(ctx, q, c_W, r, /*shape_first=*/true);
 }
@@ -220,7 +226,9 @@ int collide_box_box(const Geom& b1, const GeomPoseT<T>& p1, const Geom& b2, cons
   template int collide_sphere_box<T>(const Geom&, const GeomPoseT<T>&, const Geom&, const GeomPoseT<T>&,          \
                                      const PairContextT<T>&);                                                     \
   template int collide_box_box<T>(const Geom&, const GeomPoseT<T>&, const Geom&, const GeomPoseT<T>&,             \
-                                  const PairContextT<T>&);
+                                  const PairContextT<T>&);                                                        \
+  template int collide_box_capsule<T>(const Geom&, const GeomPoseT<T>&, const Geom&, const GeomPoseT<T>&,         \
+                                      const PairContextT<T>&);
 CONTACTLAB_BOX_INSTANCES(Real)
 CONTACTLAB_BOX_INSTANCES(Dual)
 #undef CONTACTLAB_BOX_INSTANCES

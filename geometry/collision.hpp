@@ -23,9 +23,7 @@ using GeomPose = GeomPoseT<Real>;
 // frame; geom a becomes geom1. Returns the number of contacts appended.
 int collide_geoms(const Geom& a, const GeomPose& pa, int id_a, const Geom& b, const GeomPose& pb, int id_b,
                   Real margin, std::vector<Contact>& out);
-// The same over any scalar; instantiated for Real and Dual. For Dual only the
-// closed-form pairs (pair_closed_form) are available: the others throw
-// std::logic_error.
+// The same over any scalar; instantiated for Real and Dual (every pair).
 template <class T>
 int collide_geoms_t(const Geom& a, const GeomPoseT<T>& pa, int id_a, const Geom& b, const GeomPoseT<T>& pb, int id_b,
                     Real margin, std::vector<ContactT<T>>& out);
@@ -33,12 +31,12 @@ int collide_geoms_t(const Geom& a, const GeomPoseT<T>& pa, int id_a, const Geom&
 // Whether the narrow phase has a routine for this pair of types (in either order).
 bool pair_supported(GeomType a, GeomType b);
 
-// Whether the pair's routine is closed form, so that its contacts are smooth
-// functions of the poses away from feature switches: false for the pairs that
-// locate a point by golden-section search or by sampling (capsule-box,
-// capsule-cylinder, box-cylinder, cylinder-cylinder), whose points move in
-// steps of the search's resolution (~4e-10 of a segment) and so have no usable
-// finite-difference derivative at small steps.
+// Whether the pair's contacts are smooth functions of the poses away from
+// feature switches, with dual-number derivatives (collide_geoms_t<Dual>):
+// true for every pair. The four that locate a point by search (capsule-box,
+// capsule-cylinder, box-cylinder, cylinder-cylinder) make the located
+// minimiser exact and differentiable by the implicit-function theorem
+// (geometry/argmin_pullback.hpp; docs/geometry.md).
 bool pair_closed_form(GeomType a, GeomType b);
 
 }  // namespace contactlab

@@ -241,15 +241,20 @@ int collide_box_box(const Geom& b1, const GeomPoseT<T>& p1, const Geom& b2, cons
 template <class T>
 int collide_sphere_cylinder(const Geom& sph, const GeomPoseT<T>& ps, const Geom& cyl, const GeomPoseT<T>& py,
                             const PairContextT<T>& ctx);
-// Searching or sampling (Real only):
-int collide_box_capsule(const Geom& box, const GeomPose& pb, const Geom& cap, const GeomPose& pc,
-                        const PairContext& ctx);
-int collide_capsule_cylinder(const Geom& cap, const GeomPose& pc, const Geom& cyl, const GeomPose& py,
-                             const PairContext& ctx);
-int collide_box_cylinder(const Geom& box, const GeomPose& pb, const Geom& cyl, const GeomPose& py,
-                         const PairContext& ctx);
-int collide_cylinder_cylinder(const Geom& c1, const GeomPose& p1, const Geom& c2, const GeomPose& p2,
-                              const PairContext& ctx);
+// Located by search, made exact and differentiable by argmin_01_t
+// (geometry/argmin_pullback.hpp); templated on the scalar too:
+template <class T>
+int collide_box_capsule(const Geom& box, const GeomPoseT<T>& pb, const Geom& cap, const GeomPoseT<T>& pc,
+                        const PairContextT<T>& ctx);
+template <class T>
+int collide_capsule_cylinder(const Geom& cap, const GeomPoseT<T>& pc, const Geom& cyl, const GeomPoseT<T>& py,
+                             const PairContextT<T>& ctx);
+template <class T>
+int collide_box_cylinder(const Geom& box, const GeomPoseT<T>& pb, const Geom& cyl, const GeomPoseT<T>& py,
+                         const PairContextT<T>& ctx);
+template <class T>
+int collide_cylinder_cylinder(const Geom& c1, const GeomPoseT<T>& p1, const Geom& c2, const GeomPoseT<T>& p2,
+                              const PairContextT<T>& ctx);
 
 }  // namespace collision_detail
 }  // namespace contactlab

@@ -87,6 +87,11 @@ TEST_CASE("newton convergence: wheeled_pallet at h = 2 ms drives straight and do
   CAPTURE(before.unconverged);
   CHECK(now.max_penetration < 1e-4);
   CHECK(std::abs(now.final_y) < 0.05);
+  // Guard: the options are what fixed the stalls. (With the searched
+  // box-cylinder pair, the old options also sank the wheels 0.30 m and veered
+  // to y = -3.5 m; since its minimisers are exact (geometry/argmin_pullback.hpp)
+  // the old options drive straight too, 1401 unconverged steps, no
+  // penetration: the sinking came from the pair's jitter, so it is no longer
+  // asserted here; docs/geometry.md.)
   CHECK(now.unconverged < before.unconverged);
-  CHECK(before.max_penetration > 0.01);  // guard: the options are what fixed it
 }
