@@ -12,6 +12,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <initializer_list>
 #include <iostream>
@@ -21,6 +22,9 @@
 
 #include "core/model_limits.hpp"
 #include "io/mass_properties.hpp"
+#include "io/mjcf_defaults.hpp"
+#include "io/mjcf_frames.hpp"
+#include "io/mjcf_include.hpp"
 
 namespace contactlab {
 
@@ -85,7 +89,8 @@ const GeomType kGeomTypeValues[] = {GeomType::Plane, GeomType::Sphere, GeomType:
 
 class Parser {
  public:
-  Parser(std::string file, std::vector<std::string>* warnings) : file_(std::move(file)), warnings_(warnings) {}
+  Parser(const MjcfSource& source, std::vector<std::string>* warnings)
+      : source_(source), defaults_(source), file_(source.files[0]), warnings_(warnings) {}
 
   Model parse(const std::string& xml) {
     check_text(xml);
@@ -97,11 +102,12 @@ class Parser {
       const std::string detail = at == std::string::npos ? "" : ": " + full.substr(at + 2);
       fail(doc.ErrorLineNum(), std::string("XML parse error ") + doc.ErrorName() + detail);
     }
-    const XMLElement* root = doc.RootElement();
+    XMLElement* root = doc.RootElement();
     if (!root) fail(0, "no root element (expected <mujoco>)");
     if (!is(root, "mujoco"))
       fail(root->GetLineNum(), std::string("root element is <") + root->Name() + ">, expected <mujoco>");
     check_attributes(root, {"model"});
+    defaults_.read(root);
     model_.source_file = file_;
     const Attr name = attr(root, "model");
     model_.name = name ? name.value : "";
@@ -111,11 +117,12 @@ class Parser {
         parse_compiler(el);
       else if (is(el, "option"))
         parse_option(el);
-      else if (is(el, "default"))
-        parse_default(el);
-      else if (is(el, "include"))
-        fail(el->GetLineNum(), "<include> is not supported: merge the files");
     }
+    // After compiler (angle, eulerseq) and the default classes: frames take both.
+    fold_mjcf_frames(root, source_, [this](const XMLElement* el) {
+      const Attr pos = attr(el, "pos");
+      return MjcfPose{vec3(pos), orientation(el)};
+    });
     for (const XMLElement* el = root->FirstChildElement("worldbody"); el; el = el->NextSiblingElement("worldbody"))
       parse_worldbody(el);
     // Internal welds go after the MJCF joints so that joint ids match MuJoCo's.
@@ -150,10 +157,13 @@ class Parser {
  private:
   // ---- messages ------------------------------------------------------------
 
-  [[noreturn]] void fail(int line, const std::string& message) const { throw MjcfError(file_, line, message); }
+  // `line` is a line of the merged text (includes spliced): report the file and line it came from.
+  [[noreturn]] void fail(int line, const std::string& message) const {
+    throw MjcfError(source_.file_of(line), source_.line_of(line), message);
+  }
 
   void warn(int line, const std::string& message) {
-    const std::string text = format_error(file_, line, message);
+    const std::string text = format_error(source_.file_of(line), source_.line_of(line), message);
     if (warnings_) {
       warnings_->push_back(text);
     } else {
@@ -167,11 +177,20 @@ class Parser {
       warn(el->GetLineNum(), std::string("ignoring unsupported element <") + el->Name() + ">");
   }
 
+  // Checks the element's own attributes and those its default classes give it.
   void check_attributes(const XMLElement* el, std::initializer_list<const char*> supported) {
-    for (const XMLAttribute* a = el->FirstAttribute(); a; a = a->Next()) {
+    std::vector<const XMLAttribute*> all;
+    for (const XMLAttribute* a = el->FirstAttribute(); a; a = a->Next()) all.push_back(a);
+    const std::vector<const XMLAttribute*> inherited = defaults_.inherited(el);
+    all.insert(all.end(), inherited.begin(), inherited.end());
+    const bool takes_class = !MjcfDefaults::kind_of(el).empty();
+    const bool takes_childclass = is(el, "body") || is(el, "frame");
+    for (const XMLAttribute* a : all) {
       const bool ok = std::any_of(supported.begin(), supported.end(),
                                   [&](const char* s) { return std::strcmp(s, a->Name()) == 0; });
       if (ok) continue;
+      if (takes_class && std::strcmp(a->Name(), "class") == 0) continue;            // io/mjcf_defaults
+      if (takes_childclass && std::strcmp(a->Name(), "childclass") == 0) continue;  // io/mjcf_defaults
       if (warned_.insert(std::string(el->Name()) + "@" + a->Name()).second)
         warn(a->GetLineNum(),
              std::string("ignoring unsupported attribute '") + a->Name() + "' on <" + el->Name() + ">");
@@ -218,20 +237,18 @@ class Parser {
     if (!why.empty()) fail(a.line, where(a) + " [" + std::to_string(i) + "] " + why);
   }
 
-  // Looks the attribute up on the element, then on `def` (a <default> child).
-  static Attr attr(const XMLElement* el, const char* name, const XMLElement* def = nullptr) {
-    for (const XMLElement* e : {el, def}) {
-      if (!e) continue;
-      for (const XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
-        if (std::strcmp(a->Name(), name) == 0) {
-          Attr out;
-          out.name = name;
-          out.tag = e->Name();
-          out.value = a->Value();
-          out.line = a->GetLineNum();
-          return out;
-        }
-      }
+  // Looks the attribute up on the element, then in its default classes
+  // (io/mjcf_defaults.hpp: class, childclass, nested classes, "main").
+  Attr attr(const XMLElement* el, const char* name) const {
+    const XMLAttribute* a = el->FindAttribute(name);
+    if (!a) a = defaults_.find(el, name);
+    if (a) {
+      Attr out;
+      out.name = name;
+      out.tag = el->Name();
+      out.value = a->Value();
+      out.line = a->GetLineNum() > 0 ? a->GetLineNum() : el->GetLineNum();  // 0: written by frame folding
+      return out;
     }
     Attr none;
     none.name = name;
@@ -454,22 +471,6 @@ class Parser {
     for (const XMLElement* c = el->FirstChildElement(); c; c = c->NextSiblingElement()) ignore_element(c);
   }
 
-  // Top-level default class: attribute defaults for <geom> and <joint>.
-  void parse_default(const XMLElement* el) {
-    check_attributes(el, {"class"});
-    for (const XMLElement* c = el->FirstChildElement(); c; c = c->NextSiblingElement()) {
-      if (is(c, "geom")) {
-        check_attributes(c, {"type", "size", "mass", "density", "friction", "contype", "conaffinity", "margin"});
-        default_geom_ = c;
-      } else if (is(c, "joint")) {
-        check_attributes(c, {"type", "pos", "axis", "range", "limited", "damping", "armature"});
-        default_joint_ = c;
-      } else {
-        ignore_element(c);  // nested classes, actuator defaults, sites, ...
-      }
-    }
-  }
-
   // ---- body tree -----------------------------------------------------------
 
   void parse_worldbody(const XMLElement* el) {
@@ -584,14 +585,12 @@ class Parser {
     Joint j;
     j.body = body;
     j.parent = parent;
-    const XMLElement* def = nullptr;
     if (is(el, "freejoint")) {
       check_attributes(el, {"name"});
       j.type = JointType::Free;
     } else {
       check_attributes(el, {"name", "type", "pos", "axis", "range", "limited", "damping", "armature"});
-      def = default_joint_;
-      if (const Attr t = attr(el, "type", def)) {
+      if (const Attr t = attr(el, "type")) {
         static const JointType types[] = {JointType::Hinge, JointType::Slide, JointType::Ball, JointType::Free};
         j.type = types[keyword(t, {"hinge", "slide", "ball", "free"})];
       }
@@ -607,18 +606,18 @@ class Parser {
     if (j.type == JointType::Free) {
       if (attr(el, "pos")) warn(attr(el, "pos").line, "pos of free joint " + label + " is ignored");
     } else {
-      const Attr pos = attr(el, "pos", def);
+      const Attr pos = attr(el, "pos");
       j.anchor_B = bounded(pos, vec3(pos), limits::kPosition);
     }
     if (j.type == JointType::Hinge || j.type == JointType::Slide) {
-      const Attr a = attr(el, "axis", def);
+      const Attr a = attr(el, "axis");
       const Vec3 axis = vec3(a, Vec3::UnitZ());
       if (axis.norm() < 1e-10) fail(a.line, where(a) + ": joint axis must not be zero");
       j.axis_B = axis.normalized();
     }
 
-    const Attr range = attr(el, "range", def);
-    j.limited = limited(attr(el, "limited", def), bool(range));
+    const Attr range = attr(el, "range");
+    j.limited = limited(attr(el, "limited"), bool(range));
     std::vector<Real> r;
     if (range) {
       r = reals(range, 2, 2);
@@ -633,8 +632,8 @@ class Parser {
       if (j.type == JointType::Ball ? !(j.range_hi > 0) : !(j.range_lo < j.range_hi))
         fail(range.line, label + ": invalid range " + num(r[0]) + " " + num(r[1]));
     }
-    j.damping = bounded(attr(el, "damping", def), nonnegative(attr(el, "damping", def), 0), limits::kGain);
-    j.armature = bounded(attr(el, "armature", def), nonnegative(attr(el, "armature", def), 0), limits::kArmature);
+    j.damping = bounded(attr(el, "damping"), nonnegative(attr(el, "damping"), 0), limits::kGain);
+    j.armature = bounded(attr(el, "armature"), nonnegative(attr(el, "armature"), 0), limits::kArmature);
 
     j.qpos_adr = model_.nq;
     j.qvel_adr = model_.nv;
@@ -659,7 +658,6 @@ class Parser {
   void parse_geom(const XMLElement* el, int body, MassAccumulator* acc) {
     check_attributes(el, {"name", "type", "size", "fromto", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis",
                           "mass", "density", "friction", "contype", "conaffinity", "margin"});
-    const XMLElement* def = default_geom_;
     const int id = static_cast<int>(model_.geoms.size());
     register_name(geom_names_, el, id, "geom");
     Geom g;
@@ -667,7 +665,7 @@ class Parser {
     g.body = body;
     const std::string label = describe(el);
 
-    if (const Attr t = attr(el, "type", def)) {
+    if (const Attr t = attr(el, "type")) {
       static const char* const other[] = {"ellipsoid", "mesh", "hfield", "sdf"};
       if (std::any_of(std::begin(other), std::end(other), [&](const char* o) { return std::strcmp(o, t.value) == 0; }))
         fail(t.line, std::string("geom type '") + t.value +
@@ -675,7 +673,7 @@ class Parser {
       g.type = kGeomTypeValues[keyword(t, {kGeomTypes[0], kGeomTypes[1], kGeomTypes[2], kGeomTypes[3], kGeomTypes[4]})];
     }
 
-    const Attr size_attr = attr(el, "size", def);
+    const Attr size_attr = attr(el, "size");
     std::vector<Real> size;
     if (size_attr) size = reals(size_attr, 0, 3);
     const Attr fromto = attr(el, "fromto");
@@ -727,17 +725,17 @@ class Parser {
       g.quat_BG = orientation(el);
     }
 
-    if (const Attr f = attr(el, "friction", def)) {
+    if (const Attr f = attr(el, "friction")) {
       g.friction = reals(f, 1, 3)[0];
       if (g.friction < 0) fail(f.line, where(f) + " must be >= 0, got " + num(g.friction));
       bounded(f, g.friction, limits::kFriction);
     }
-    g.contype = bitmask(attr(el, "contype", def));
-    g.conaffinity = bitmask(attr(el, "conaffinity", def));
-    g.margin = bounded(attr(el, "margin", def), nonnegative(attr(el, "margin", def), 0), limits::kMargin);
+    g.contype = bitmask(attr(el, "contype"));
+    g.conaffinity = bitmask(attr(el, "conaffinity"));
+    g.margin = bounded(attr(el, "margin"), nonnegative(attr(el, "margin"), 0), limits::kMargin);
 
-    const Attr mass_attr = attr(el, "mass", def);
-    const Real density = nonnegative(attr(el, "density", def), 1000.0);
+    const Attr mass_attr = attr(el, "mass");
+    const Real density = nonnegative(attr(el, "density"), 1000.0);
     const Real mass = mass_attr ? bounded(mass_attr, nonnegative(mass_attr, 0), limits::kMassValue)
                                 : density * geom_volume(g.type, g.size);
     if (acc && g.type != GeomType::Plane)
@@ -995,14 +993,14 @@ class Parser {
     }
   }
 
+  const MjcfSource& source_;
+  MjcfDefaults defaults_;
   std::string file_;
   std::vector<std::string>* warnings_;
   std::set<std::string> warned_;
   Model model_;
   std::vector<Joint> welds_;
   std::map<std::string, int> body_names_, geom_names_, joint_names_, actuator_names_, equality_names_, key_names_;
-  const XMLElement* default_geom_ = nullptr;
-  const XMLElement* default_joint_ = nullptr;
   bool compiler_degrees_ = true;
   std::string compiler_eulerseq_ = "xyz";
   bool compiler_autolimits_ = true;
@@ -1012,8 +1010,12 @@ class Parser {
 }  // namespace
 
 Model load_mjcf_string(const std::string& xml, const std::string& label, std::vector<std::string>* warnings) {
-  Parser parser(label.empty() ? "<string>" : label, warnings);
-  return parser.parse(xml);
+  // Includes are relative to the directory of the main file (MuJoCo), here the label's.
+  const std::string name = label.empty() ? "<string>" : label;
+  const std::string dir = label.empty() ? "" : std::filesystem::path(label).parent_path().string();
+  const MjcfSource source = expand_mjcf_includes(xml, name, dir);
+  Parser parser(source, warnings);
+  return parser.parse(source.text);
 }
 
 Model load_mjcf_file(const std::string& path, std::vector<std::string>* warnings) {
