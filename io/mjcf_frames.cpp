@@ -57,6 +57,21 @@ void fold_mjcf_frames(XMLElement* root, const MjcfSource& source,
     for (XMLElement* c = el->FirstChildElement(); c; c = c->NextSiblingElement()) children.push_back(c);
     stack.insert(stack.end(), children.rbegin(), children.rend());
   }
+  // Replica frames (io/mjcf_include.cpp) suffix the names inside them, inner
+  // replicas first, as MuJoCo ("Alice" -> "Alice-10" for inner 1, outer 0).
+  for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
+    const char* suffix = (*it)->Attribute("contactlab_replicate");
+    if (!suffix) continue;
+    const std::string add = suffix;
+    std::vector<XMLElement*> inside;
+    for (XMLElement* c = (*it)->FirstChildElement(); c; c = c->NextSiblingElement()) inside.push_back(c);
+    while (!inside.empty()) {
+      XMLElement* el = inside.back();
+      inside.pop_back();
+      if (const char* name = el->Attribute("name"); name && *name) el->SetAttribute("name", (name + add).c_str());
+      for (XMLElement* c = el->FirstChildElement(); c; c = c->NextSiblingElement()) inside.push_back(c);
+    }
+  }
   for (XMLElement* frame : frames) {
     tinyxml2::XMLNode* parent = frame->Parent();
     const XMLElement* parent_el = parent ? parent->ToElement() : nullptr;
@@ -65,6 +80,7 @@ void fold_mjcf_frames(XMLElement* root, const MjcfSource& source,
     for (const XMLAttribute* a = frame->FirstAttribute(); a; a = a->Next()) {
       const char* n = a->Name();
       const bool known = std::strcmp(n, "name") == 0 || std::strcmp(n, "pos") == 0 ||
+                         std::strcmp(n, "contactlab_replicate") == 0 ||
                          std::strcmp(n, "childclass") == 0 ||
                          std::any_of(std::begin(kOrientations), std::end(kOrientations),
                                      [&](const char* o) { return std::strcmp(o, n) == 0; });

@@ -23,7 +23,8 @@ struct MjcfPose {
 
 // `pose_of(el)` reads an element's pos and orientation (its own or its class's; compiler angle
 // and eulerseq applied). Throws MjcfError for a joint, inertial or unknown
-// attribute in a frame.
+// attribute in a frame. A frame that <replicate> made (io/mjcf_include.cpp,
+// attribute contactlab_replicate) also suffixes the names inside it.
 void fold_mjcf_frames(tinyxml2::XMLElement* root, const MjcfSource& source,
                       const std::function<MjcfPose(const tinyxml2::XMLElement*)>& pose_of);
 

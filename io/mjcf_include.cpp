@@ -5,11 +5,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "core/math.hpp"
 #include "io/mjcf.hpp"
 
 namespace contactlab {
@@ -128,6 +131,17 @@ struct Mapped {
       }
     }
   }
+  // Appends m.text[from, to).
+  void append(const Mapped& m, size_t from, size_t to) {
+    const size_t line = static_cast<size_t>(std::count(m.text.begin(), m.text.begin() + from, '\n'));
+    Mapped piece;
+    piece.text = m.text.substr(from, to - from);
+    piece.lines.assign(m.lines.begin() + line, m.lines.begin() + line + 1 +
+                                                   std::count(piece.text.begin(), piece.text.end(), '\n'));
+    append(piece);
+  }
+  // Appends generated text, attributed to `origin`.
+  void generated(const std::string& s, MjcfSourceLine origin) { append(s, 0, s.size(), origin); }
   void newline() {
     text += '\n';
     lines.push_back(lines.back());
@@ -281,6 +295,136 @@ class Expander {
   std::vector<int> chain_ids_;
 };
 
+// ---- replicate -------------------------------------------------------------
+
+std::string numbers(const Real* v, int n) {
+  std::string s;
+  char buf[32];
+  for (int i = 0; i < n; ++i) {
+    std::snprintf(buf, sizeof buf, "%.17g", v[i]);
+    s += (i ? " " : "") + std::string(buf);
+  }
+  return s;
+}
+
+bool read_numbers(const char* text, Real* out, int n) {
+  if (!text) return false;
+  std::istringstream in(text);
+  for (int i = 0; i < n; ++i)
+    if (!(in >> out[i]) || !std::isfinite(out[i])) return false;
+  std::string rest;
+  return !(in >> rest);
+}
+
+// Expands every <replicate> (outermost first, then again until none is left):
+// copy i of its content is wrapped in <frame pos quat contactlab_replicate=SUFFIX>
+// holding the pose T^i (T = offset, euler; each replica relative to the
+// previous, as MuJoCo), which io/mjcf_frames.cpp folds and whose suffix it
+// appends to the names inside. Text copies keep each copy's file and line.
+void expand_replicates(MjcfSource& source) {
+  constexpr size_t kMaxText = size_t(1) << 28;  // 256 MiB of expanded XML: refuse beyond
+  while (source.text.find("<replicate") != std::string::npos) {
+    {
+      tinyxml2::XMLDocument check;  // malformed XML: left for the reader to report at its line
+      if (check.Parse(source.text.data(), source.text.size()) != tinyxml2::XML_SUCCESS) return;
+    }
+    Mapped in;
+    in.text = std::move(source.text);
+    in.lines = std::move(source.lines);
+    const auto fail = [&](size_t offset, const std::string& message) {
+      const int merged = 1 + static_cast<int>(std::count(in.text.begin(), in.text.begin() + offset, '\n'));
+      source.lines = in.lines;
+      throw MjcfError(source.file_of(merged), source.line_of(merged), message);
+    };
+    const auto origin_at = [&](size_t offset) {
+      return in.lines[static_cast<size_t>(std::count(in.text.begin(), in.text.begin() + offset, '\n'))];
+    };
+    // compiler angle / eulerseq (the last setting wins, as MuJoCo)
+    bool degrees = true;
+    std::string seq = "xyz";
+    {
+      tinyxml2::XMLDocument doc;
+      doc.Parse(in.text.data(), in.text.size());
+      if (const tinyxml2::XMLElement* root = doc.RootElement())
+        for (const tinyxml2::XMLElement* c = root->FirstChildElement("compiler"); c;
+             c = c->NextSiblingElement("compiler")) {
+          if (const char* a = c->Attribute("angle")) degrees = std::strcmp(a, "radian") != 0;
+          if (const char* e = c->Attribute("eulerseq")) seq = e;
+        }
+    }
+    if (seq.size() != 3) seq = "xyz";  // the reader reports a bad eulerseq itself
+    const std::vector<Tag> tags = scan_tags(in.text);
+    Mapped out;
+    size_t done = 0;
+    int depth = 0;
+    const Tag* open = nullptr;
+    for (const Tag& tag : tags) {
+      if (tag.name != "replicate") continue;
+      if (!tag.closing && !tag.self_closing && depth++ == 0) open = &tag;
+      if (tag.self_closing && depth == 0) fail(tag.begin, "<replicate> is empty: nothing to replicate");
+      if (!tag.closing || --depth != 0) continue;
+      // Attributes of the outermost replicate: parse its start tag alone.
+      std::string start = in.text.substr(open->begin, open->end - open->begin);
+      start.insert(start.size() - 1, "/");
+      tinyxml2::XMLDocument one;
+      one.Parse(start.data(), start.size());
+      const tinyxml2::XMLElement* r = one.RootElement();
+      if (!r) fail(open->begin, "cannot read the <replicate> start tag");
+      for (const tinyxml2::XMLAttribute* a = r->FirstAttribute(); a; a = a->Next()) {
+        const char* n = a->Name();
+        if (std::strcmp(n, "count") && std::strcmp(n, "offset") && std::strcmp(n, "euler") && std::strcmp(n, "sep"))
+          fail(open->begin, std::string("<replicate> has unknown attribute '") + n + "'");
+      }
+      int count = 0;
+      if (r->QueryIntAttribute("count", &count) != tinyxml2::XML_SUCCESS || count < 1)
+        fail(open->begin, "<replicate> needs a positive integer 'count'");
+      Real offset[3] = {0, 0, 0}, euler[3] = {0, 0, 0};
+      if (r->Attribute("offset") && !read_numbers(r->Attribute("offset"), offset, 3))
+        fail(open->begin, "<replicate> 'offset' needs 3 finite numbers");
+      if (r->Attribute("euler") && !read_numbers(r->Attribute("euler"), euler, 3))
+        fail(open->begin, "<replicate> 'euler' needs 3 finite numbers");
+      const std::string sep = r->Attribute("sep") ? r->Attribute("sep") : "";
+      const size_t inner = tag.begin - open->end;
+      if (static_cast<double>(count) * static_cast<double>(inner + 200) + static_cast<double>(in.text.size()) >
+          static_cast<double>(kMaxText))
+        fail(open->begin, "<replicate> count=" + std::to_string(count) + " expands past 256 MiB of XML");
+      Quat step = Quat::Identity();
+      for (int i = 0; i < 3; ++i) {
+        const char c = seq[i];
+        const int k = std::tolower(static_cast<unsigned char>(c)) - 'x';
+        if (k < 0 || k > 2) break;
+        const Quat q(Eigen::AngleAxis<Real>(euler[i] * (degrees ? kPi / 180.0 : 1.0), Vec3::Unit(k)));
+        step = std::islower(static_cast<unsigned char>(c)) ? step * q : q * step;  // as the reader's euler
+      }
+      const int width = static_cast<int>(std::to_string(count).size());
+      const MjcfSourceLine origin = origin_at(open->begin);
+      out.append(in, done, open->begin);
+      Vec3 pos = Vec3::Zero();
+      Quat quat = Quat::Identity();
+      for (int i = 0; i < count; ++i) {
+        char suffix[16];
+        std::snprintf(suffix, sizeof suffix, "%0*d", width, i);
+        const Real q[4] = {quat.w(), quat.x(), quat.y(), quat.z()};
+        out.newline();
+        out.generated("<frame pos=\"" + numbers(pos.data(), 3) + "\" quat=\"" + numbers(q, 4) +
+                          "\" contactlab_replicate=\"" + sep + suffix + "\">",
+                      origin);
+        out.newline();
+        out.append(in, open->end, tag.begin);
+        out.newline();
+        out.generated("</frame>", origin);
+        pos += quat * Vec3(offset[0], offset[1], offset[2]);
+        quat = (quat * step).normalized();
+      }
+      out.newline();
+      done = tag.end;
+    }
+    out.append(in, done, in.text.size());
+    source.text = std::move(out.text);
+    source.lines = std::move(out.lines);
+  }
+}
+
 }  // namespace
 
 MjcfSource expand_mjcf_includes(const std::string& text, const std::string& label, const std::string& model_dir) {
@@ -292,12 +436,14 @@ MjcfSource expand_mjcf_includes(const std::string& text, const std::string& labe
     const int n = 1 + static_cast<int>(std::count(text.begin(), text.end(), '\n'));
     source.lines.reserve(n);
     for (int k = 1; k <= n; ++k) source.lines.push_back(MjcfSourceLine{0, k});
+    expand_replicates(source);
     return source;
   }
   Expander expander(source);
   Mapped m = expander.expand(0, text, false);
   source.text = std::move(m.text);
   source.lines = std::move(m.lines);
+  expand_replicates(source);
   return source;
 }
 

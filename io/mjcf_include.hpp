@@ -8,6 +8,10 @@
 // <include>; at least one element must come in; a file may be included at
 // most once in the whole model (so a cycle is an error too).
 //
+// <replicate count offset euler sep> is expanded at the same stage, as text
+// for the same reason: copy i becomes a <frame> with pose T^i and a name
+// suffix that io/mjcf_frames.cpp folds and applies (docs/mjcf.md).
+//
 // Splicing text rather than cloning tinyxml2 nodes keeps the line numbers
 // (a cloned node has none). Each spliced piece starts on a line of its own, so
 // a line of the merged text comes from exactly one file line.
@@ -36,8 +40,9 @@ struct MjcfSource {
 
 // Reads `text` (the main document, named `label` in messages) and splices its
 // includes, which are resolved against `model_dir` (empty: the current
-// directory). Throws MjcfError naming the file and line of the offending
-// <include> (missing file, cycle, repeated file, empty file, malformed XML).
+// directory), then expands <replicate>s. Throws MjcfError naming the file and
+// line of the offending <include> (missing file, cycle, repeated file, empty
+// file, malformed XML) or <replicate> (bad count, offset, euler; too large).
 MjcfSource expand_mjcf_includes(const std::string& text, const std::string& label, const std::string& model_dir);
 
 }  // namespace contactlab

@@ -88,3 +88,54 @@ TEST_CASE("mjcf frames: joints and unknown attributes in a frame are refused at 
   const std::string place = error("<worldbody/><actuator>\n<frame/></actuator>");
   CHECK(place.find("inline.xml:3: <frame> is only allowed") != std::string::npos);
 }
+
+TEST_CASE("mjcf frames: replicate reproduces MuJoCo's documented example") {
+  // The XML reference's example (replicate, "Usage example"): MuJoCo saves
+  // Alice-00 at 0; Alice-10 at (1 0 0) quat (1 0 1 0); Alice-01 at (0 1 0)
+  // quat (1 1 0 0); Alice-11 at (1 1 0) quat (.5 .5 .5 .5) (quats unnormalised there).
+  const Model m = load(R"(
+<worldbody>
+  <replicate count="2" offset="0 1 0" euler="90 0 0">
+    <replicate count="2" sep="-" offset="1 0 0" euler="0 90 0">
+      <geom name="Alice" type="sphere" size=".1"/>
+    </replicate>
+  </replicate>
+</worldbody>)");
+  REQUIRE(m.geoms.size() == 4);
+  struct Expect {
+    const char* name;
+    Vec3 pos;
+    Quat quat;
+  };
+  const Expect expected[] = {{"Alice-00", Vec3(0, 0, 0), Quat(1, 0, 0, 0)},
+                             {"Alice-10", Vec3(1, 0, 0), Quat(1, 0, 1, 0).normalized()},
+                             {"Alice-01", Vec3(0, 1, 0), Quat(1, 1, 0, 0).normalized()},
+                             {"Alice-11", Vec3(1, 1, 0), Quat(0.5, 0.5, 0.5, 0.5)}};
+  for (const Expect& e : expected) {
+    INFO(e.name);
+    const int g = m.find_geom(e.name);
+    REQUIRE(g >= 0);
+    CHECK((m.geoms[g].pos_B - e.pos).norm() < 1e-12);  // tolerance: roundings of unit-size numbers
+    CHECK(same_rotation(m.geoms[g].quat_BG, e.quat));
+  }
+  // MuJoCo's order too: inner copies first.
+  CHECK(m.find_geom("Alice-10") == 1);
+}
+
+TEST_CASE("mjcf frames: an error inside a replica names the original line") {
+  try {
+    load("<worldbody>\n<replicate count=\"3\" offset=\"1 0 0\">\n<geom type=\"sphere\" size=\"-1\"/>\n</replicate>"
+         "</worldbody>");
+    FAIL("expected MjcfError");
+  } catch (const MjcfError& e) {
+    CHECK(e.line() == 4);
+    CHECK(std::string(e.what()).find("size[0] must be > 0") != std::string::npos);
+  }
+  try {
+    load("<worldbody>\n<replicate count=\"0\"><geom/></replicate></worldbody>");
+    FAIL("expected MjcfError");
+  } catch (const MjcfError& e) {
+    CHECK(e.line() == 3);
+    CHECK(std::string(e.what()).find("positive integer 'count'") != std::string::npos);
+  }
+}
