@@ -12,6 +12,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <initializer_list>
 #include <iostream>
@@ -27,6 +28,9 @@
 #include "io/mjcf_flags.hpp"
 #include "io/mjcf_names.hpp"
 #include "io/mjcf_support.hpp"
+#include "io/mjcf_defaults.hpp"
+#include "io/mjcf_frames.hpp"
+#include "io/mjcf_include.hpp"
 
 namespace contactlab {
 
@@ -91,8 +95,8 @@ const GeomType kGeomTypeValues[] = {GeomType::Plane, GeomType::Sphere, GeomType:
 
 class Parser {
  public:
-  Parser(std::string file, std::vector<std::string>* warnings, const MjcfLoadOptions& options)
-      : file_(std::move(file)), warnings_(warnings), options_(options) {}
+  Parser(const MjcfSource& source, std::vector<std::string>* warnings, const MjcfLoadOptions& options)
+      : source_(source), defaults_(source), file_(source.files[0]), warnings_(warnings), options_(options) {}
 
   Model parse(const std::string& xml) {
     check_text(xml);
@@ -104,11 +108,12 @@ class Parser {
       const std::string detail = at == std::string::npos ? "" : ": " + full.substr(at + 2);
       fail(doc.ErrorLineNum(), std::string("XML parse error ") + doc.ErrorName() + detail);
     }
-    const XMLElement* root = doc.RootElement();
+    XMLElement* root = doc.RootElement();
     if (!root) fail(0, "no root element (expected <mujoco>)");
     if (!is(root, "mujoco"))
       fail(root->GetLineNum(), std::string("root element is <") + root->Name() + ">, expected <mujoco>");
     check_attributes(root, {"model"});
+    defaults_.read(root);
     model_.source_file = file_;
     const Attr name = attr(root, "model");
     model_.name = name ? name.value : "";
@@ -118,13 +123,14 @@ class Parser {
         parse_compiler(el);
       else if (is(el, "option"))
         parse_option(el);
-      else if (is(el, "default"))
-        parse_default(el);
-      else if (is(el, "include"))
-        fail(el->GetLineNum(), "<include> is not supported: merge the files");
     }
     for (const XMLElement* el = root->FirstChildElement("asset"); el; el = el->NextSiblingElement("asset"))
       parse_asset(el);
+    // After compiler (angle, eulerseq) and the default classes: frames take both.
+    fold_mjcf_frames(root, source_, [this](const XMLElement* el) {
+      const Attr pos = attr(el, "pos");
+      return MjcfPose{vec3(pos), orientation(el)};
+    });
     for (const XMLElement* el = root->FirstChildElement("worldbody"); el; el = el->NextSiblingElement("worldbody"))
       parse_worldbody(el);
     // Internal welds go after the MJCF joints so that joint ids match MuJoCo's.
@@ -166,10 +172,13 @@ class Parser {
  private:
   // ---- messages ------------------------------------------------------------
 
-  [[noreturn]] void fail(int line, const std::string& message) const { throw MjcfError(file_, line, message); }
+  // `line` is a line of the merged text (includes spliced): report the file and line it came from.
+  [[noreturn]] void fail(int line, const std::string& message) const {
+    throw MjcfError(source_.file_of(line), source_.line_of(line), message);
+  }
 
   void warn(int line, const std::string& message) {
-    const std::string text = format_error(file_, line, message);
+    const std::string text = format_error(source_.file_of(line), source_.line_of(line), message);
     if (warnings_) {
       warnings_->push_back(text);
     } else {
@@ -186,12 +195,21 @@ class Parser {
     apply_verdict(v, el->GetLineNum(), what, std::string("<") + parent + "/" + el->Name());
   }
 
-  // Attributes outside `supported` (what the caller reads) are classified by io/mjcf_support.cpp.
+  // Checks the element's own attributes and those its default classes give it;
+  // attributes outside `supported` (what the caller reads) are classified by io/mjcf_support.cpp.
   void check_attributes(const XMLElement* el, std::initializer_list<const char*> supported) {
-    for (const XMLAttribute* a = el->FirstAttribute(); a; a = a->Next()) {
+    std::vector<const XMLAttribute*> all;
+    for (const XMLAttribute* a = el->FirstAttribute(); a; a = a->Next()) all.push_back(a);
+    const std::vector<const XMLAttribute*> inherited = defaults_.inherited(el);
+    all.insert(all.end(), inherited.begin(), inherited.end());
+    const bool takes_class = !MjcfDefaults::kind_of(el).empty();
+    const bool takes_childclass = is(el, "body") || is(el, "frame");
+    for (const XMLAttribute* a : all) {
       const bool ok = std::any_of(supported.begin(), supported.end(),
                                   [&](const char* s) { return std::strcmp(s, a->Name()) == 0; });
       if (ok) continue;
+      if (takes_class && std::strcmp(a->Name(), "class") == 0) continue;            // io/mjcf_defaults
+      if (takes_childclass && std::strcmp(a->Name(), "childclass") == 0) continue;  // io/mjcf_defaults
       const MjcfVerdict v = classify_mjcf_attribute(el->Name(), a->Name(), a->Value());
       if (v.support == MjcfSupport::Notice) {
         Attr read;
@@ -219,7 +237,7 @@ class Parser {
                      "); load with allow_unsupported (--allow-unsupported) to run without it");
     if (warned_.insert(key).second) {
       warn(line, "ignoring " + what + " (" + v.why + "): the model runs without it");
-      model_.ignored_features.push_back(format_error(file_, line, what));
+      model_.ignored_features.push_back(format_error(source_.file_of(line), source_.line_of(line), what));
     }
   }
 
@@ -263,20 +281,18 @@ class Parser {
     if (!why.empty()) fail(a.line, where(a) + " [" + std::to_string(i) + "] " + why);
   }
 
-  // Looks the attribute up on the element, then on `def` (a <default> child).
-  static Attr attr(const XMLElement* el, const char* name, const XMLElement* def = nullptr) {
-    for (const XMLElement* e : {el, def}) {
-      if (!e) continue;
-      for (const XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
-        if (std::strcmp(a->Name(), name) == 0) {
-          Attr out;
-          out.name = name;
-          out.tag = e->Name();
-          out.value = a->Value();
-          out.line = a->GetLineNum();
-          return out;
-        }
-      }
+  // Looks the attribute up on the element, then in its default classes
+  // (io/mjcf_defaults.hpp: class, childclass, nested classes, "main").
+  Attr attr(const XMLElement* el, const char* name) const {
+    const XMLAttribute* a = el->FindAttribute(name);
+    if (!a) a = defaults_.find(el, name);
+    if (a) {
+      Attr out;
+      out.name = name;
+      out.tag = el->Name();
+      out.value = a->Value();
+      out.line = a->GetLineNum() > 0 ? a->GetLineNum() : el->GetLineNum();  // 0: written by frame folding
+      return out;
     }
     Attr none;
     none.name = name;
@@ -523,22 +539,6 @@ class Parser {
     flags_.equality = enabled("equality", flags_.equality);
   }
 
-  // Top-level default class: attribute defaults for <geom> and <joint>.
-  void parse_default(const XMLElement* el) {
-    check_attributes(el, {"class"});
-    for (const XMLElement* c = el->FirstChildElement(); c; c = c->NextSiblingElement()) {
-      if (is(c, "geom")) {
-        check_attributes(c, {"type", "size", "mass", "density", "friction", "contype", "conaffinity", "margin"});
-        default_geom_ = c;
-      } else if (is(c, "joint")) {
-        check_attributes(c, {"type", "pos", "axis", "range", "limited", "damping", "armature"});
-        default_joint_ = c;
-      } else {
-        ignore_element(c);  // nested classes, actuator defaults, sites, ...
-      }
-    }
-  }
-
   // ---- body tree -----------------------------------------------------------
 
   void parse_worldbody(const XMLElement* el) {
@@ -666,14 +666,12 @@ class Parser {
     Joint j;
     j.body = body;
     j.parent = parent;
-    const XMLElement* def = nullptr;
     if (is(el, "freejoint")) {
       check_attributes(el, {"name"});
       j.type = JointType::Free;
     } else {
       check_attributes(el, {"name", "type", "pos", "axis", "range", "limited", "damping", "armature"});
-      def = default_joint_;
-      if (const Attr t = attr(el, "type", def)) {
+      if (const Attr t = attr(el, "type")) {
         static const JointType types[] = {JointType::Hinge, JointType::Slide, JointType::Ball, JointType::Free};
         j.type = types[keyword(t, {"hinge", "slide", "ball", "free"})];
       }
@@ -689,18 +687,18 @@ class Parser {
     if (j.type == JointType::Free) {
       if (attr(el, "pos")) warn(attr(el, "pos").line, "pos of free joint " + label + " is ignored");
     } else {
-      const Attr pos = attr(el, "pos", def);
+      const Attr pos = attr(el, "pos");
       j.anchor_B = bounded(pos, vec3(pos), limits::kPosition);
     }
     if (j.type == JointType::Hinge || j.type == JointType::Slide) {
-      const Attr a = attr(el, "axis", def);
+      const Attr a = attr(el, "axis");
       const Vec3 axis = vec3(a, Vec3::UnitZ());
       if (axis.norm() < 1e-10) fail(a.line, where(a) + ": joint axis must not be zero");
       j.axis_B = axis.normalized();
     }
 
-    const Attr range = attr(el, "range", def);
-    j.limited = limited(attr(el, "limited", def), bool(range));
+    const Attr range = attr(el, "range");
+    j.limited = limited(attr(el, "limited"), bool(range));
     std::vector<Real> r;
     if (range) {
       r = reals(range, 2, 2);
@@ -715,8 +713,8 @@ class Parser {
       if (j.type == JointType::Ball ? !(j.range_hi > 0) : !(j.range_lo < j.range_hi))
         fail(range.line, label + ": invalid range " + num(r[0]) + " " + num(r[1]));
     }
-    j.damping = bounded(attr(el, "damping", def), nonnegative(attr(el, "damping", def), 0), limits::kGain);
-    j.armature = bounded(attr(el, "armature", def), nonnegative(attr(el, "armature", def), 0), limits::kArmature);
+    j.damping = bounded(attr(el, "damping"), nonnegative(attr(el, "damping"), 0), limits::kGain);
+    j.armature = bounded(attr(el, "armature"), nonnegative(attr(el, "armature"), 0), limits::kArmature);
 
     j.qpos_adr = model_.nq;
     j.qvel_adr = model_.nv;
@@ -742,7 +740,6 @@ class Parser {
     check_attributes(el, {"name", "type", "size", "fromto", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis",
                           "mass", "density", "friction", "contype", "conaffinity", "margin", "gap", "condim",
                           "priority", "mesh", "hfield"});
-    const XMLElement* def = default_geom_;
     const int id = static_cast<int>(model_.geoms.size());
     register_name(geom_names_, el, id, "geom");
     Geom g;
@@ -750,14 +747,14 @@ class Parser {
     g.body = body;
     const std::string label = describe(el);
 
-    if (const Attr t = attr(el, "type", def)) {
+    if (const Attr t = attr(el, "type")) {
       static const char* const other[] = {"ellipsoid", "mesh", "hfield", "sdf"};
       if (std::any_of(std::begin(other), std::end(other), [&](const char* o) { return std::strcmp(o, t.value) == 0; }))
-        refuse_unsimulated_geom(el, def, t);
+        refuse_unsimulated_geom(el, t);
       g.type = kGeomTypeValues[keyword(t, {kGeomTypes[0], kGeomTypes[1], kGeomTypes[2], kGeomTypes[3], kGeomTypes[4]})];
     }
 
-    const Attr size_attr = attr(el, "size", def);
+    const Attr size_attr = attr(el, "size");
     std::vector<Real> size;
     if (size_attr) size = reals(size_attr, 0, 3);
     const Attr fromto = attr(el, "fromto");
@@ -809,18 +806,18 @@ class Parser {
       g.quat_BG = orientation(el);
     }
 
-    if (const Attr f = attr(el, "friction", def)) {
+    if (const Attr f = attr(el, "friction")) {
       g.friction = reals(f, 1, 3)[0];
       if (g.friction < 0) fail(f.line, where(f) + " must be >= 0, got " + num(g.friction));
       bounded(f, g.friction, limits::kFriction);
     }
-    g.contype = bitmask(attr(el, "contype", def));
-    g.conaffinity = bitmask(attr(el, "conaffinity", def));
-    g.margin = bounded(attr(el, "margin", def), nonnegative(attr(el, "margin", def), 0), limits::kMargin);
-    parse_geom_contact(el, def, g);
+    g.contype = bitmask(attr(el, "contype"));
+    g.conaffinity = bitmask(attr(el, "conaffinity"));
+    g.margin = bounded(attr(el, "margin"), nonnegative(attr(el, "margin"), 0), limits::kMargin);
+    parse_geom_contact(el, g);
 
-    const Attr mass_attr = attr(el, "mass", def);
-    const Real density = nonnegative(attr(el, "density", def), 1000.0);
+    const Attr mass_attr = attr(el, "mass");
+    const Real density = nonnegative(attr(el, "density"), 1000.0);
     const Real mass = mass_attr ? bounded(mass_attr, nonnegative(mass_attr, 0), limits::kMassValue)
                                 : density * geom_volume(g.type, g.size);
     if (acc && g.type != GeomType::Plane)
@@ -912,11 +909,11 @@ class Parser {
   // Ellipsoid, mesh and hfield geoms are read and checked (sizes, assets), then
   // refused even under allow_unsupported: dropping them would change the mass
   // and the contacts. Their collision is the geometry issue's (issue 15).
-  [[noreturn]] void refuse_unsimulated_geom(const XMLElement* el, const XMLElement* def, const Attr& t) {
+  [[noreturn]] void refuse_unsimulated_geom(const XMLElement* el, const Attr& t) {
     const std::string type = t.value, label = describe(el);
     std::string detail;
     if (type == "ellipsoid") {
-      const Attr size = attr(el, "size", def);
+      const Attr size = attr(el, "size");
       if (!size) fail(el->GetLineNum(), label + " of type ellipsoid needs 3 size values, got 0");
       const std::vector<Real> v = bounded(size, reals(size, 3, 3), limits::kMargin);
       for (int i = 0; i < 3; ++i)
@@ -936,10 +933,10 @@ class Parser {
   }
 
   // condim, priority and gap (io/mjcf_contact_params.hpp; docs/mjcf.md "Contact parameters").
-  void parse_geom_contact(const XMLElement* el, const XMLElement* def, const Geom& g) {
+  void parse_geom_contact(const XMLElement* el, const Geom& g) {
     GeomContactSettings s;
     s.line = el->GetLineNum();
-    if (const Attr c = attr(el, "condim", def)) {
+    if (const Attr c = attr(el, "condim")) {
       const Real v = real(c);
       if (v == 4 || v == 6) {
         apply_verdict({MjcfSupport::Unsupported, "torsional and rolling friction (condim 4 and 6); read as condim 3"},
@@ -949,8 +946,8 @@ class Parser {
       }
       s.condim = v == 1 ? 1 : 3;
     }
-    if (const Attr p = attr(el, "priority", def)) s.priority = static_cast<int>(bounded(p, real(p), Range{-1e6, 1e6, false, ""}));
-    const Attr gap = attr(el, "gap", def);
+    if (const Attr p = attr(el, "priority")) s.priority = static_cast<int>(bounded(p, real(p), Range{-1e6, 1e6, false, ""}));
+    const Attr gap = attr(el, "gap");
     const Real gap_value = bounded(gap, nonnegative(gap, 0), limits::kMargin);
     // MuJoCo's constraint acts from distance margin - gap, contactlab's hard contact from 0.
     if (g.margin - gap_value > 0 && warned_.insert("geom@margin-gap").second)
@@ -1210,6 +1207,8 @@ class Parser {
     }
   }
 
+  const MjcfSource& source_;
+  MjcfDefaults defaults_;
   std::string file_;
   std::vector<std::string>* warnings_;
   MjcfLoadOptions options_;
@@ -1217,8 +1216,6 @@ class Parser {
   Model model_;
   std::vector<Joint> welds_;
   std::map<std::string, int> body_names_, geom_names_, joint_names_, actuator_names_, equality_names_, key_names_;
-  const XMLElement* default_geom_ = nullptr;
-  const XMLElement* default_joint_ = nullptr;
   MjcfFlags flags_;
   std::vector<GeomContactSettings> contact_settings_;  // one per geom
   MjcfAssets assets_;
@@ -1235,8 +1232,12 @@ class Parser {
 
 Model load_mjcf_string(const std::string& xml, const std::string& label, const MjcfLoadOptions& options,
                        std::vector<std::string>* warnings) {
-  Parser parser(label.empty() ? "<string>" : label, warnings, options);
-  return parser.parse(xml);
+  // Includes are relative to the directory of the main file (MuJoCo), here the label's.
+  const std::string name = label.empty() ? "<string>" : label;
+  const std::string dir = label.empty() ? "" : std::filesystem::path(label).parent_path().string();
+  const MjcfSource source = expand_mjcf_includes(xml, name, dir);
+  Parser parser(source, warnings, options);
+  return parser.parse(source.text);
 }
 
 Model load_mjcf_string(const std::string& xml, const std::string& label, std::vector<std::string>* warnings) {

@@ -2,8 +2,9 @@
 //
 // Supported, with MuJoCo 2.2 semantics:
 //   <mujoco model>, <compiler angle eulerseq autolimits inertiafromgeom coordinate="local">,
-//   <option timestep gravity>, a top-level <default> with <geom>/<joint> attribute
-//   defaults (no nested classes), <worldbody>, nested <body pos quat|euler|axisangle|xyaxes|zaxis>,
+//   <option timestep gravity>, <include file> anywhere (io/mjcf_include.hpp), nested
+//   <default> classes with class/childclass (io/mjcf_defaults.hpp), <frame> (io/mjcf_frames.hpp),
+//   <worldbody>, nested <body pos quat|euler|axisangle|xyaxes|zaxis childclass>,
 //   <inertial pos mass diaginertia|fullinertia quat...>, <geom type=plane|sphere|box|capsule|cylinder
 //   size fromto pos quat... mass density friction contype conaffinity margin>,
 //   <joint type=hinge|slide|ball|free pos axis range limited damping armature>, <freejoint>,
