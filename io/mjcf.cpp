@@ -192,7 +192,9 @@ class Parser {
                                   [&](const char* s) { return std::strcmp(s, a->Name()) == 0; });
       if (ok) continue;
       const MjcfVerdict v = classify_mjcf_attribute(el->Name(), a->Name(), a->Value());
-      if (v.support == MjcfSupport::Notice) {
+      // MuJoCo's soft-constraint numbers (solref, solimp, solmix, impratio): checked to be numbers.
+      const bool numeric = std::strncmp(a->Name(), "sol", 3) == 0 || std::strcmp(a->Name(), "impratio") == 0;
+      if (v.support == MjcfSupport::Notice && numeric) {
         Attr read;
         read.name = a->Name();
         read.tag = el->Name();

@@ -134,6 +134,7 @@ TEST_CASE("mjcf semantics: solref and solimp are read and noticed") {
   CHECK(warnings.size() == 2);
   CHECK(any_contains(warnings, "inline.xml:2: attribute 'solref' of <geom> is read but has no effect"));
   CHECK(any_contains(warnings, "ignored by hard-contact laws"));
+  CHECK(load(std::string("<option cone='elliptic' impratio='10'/>") + kBall).geoms.size() == 1);
   CHECK(contains(load_error("<worldbody><geom type='plane' size='1 1 1' solref='0.02 x'/></worldbody>"),
                  "'x' is not a number"));
 }
