@@ -211,7 +211,9 @@ class Parser {
       if (takes_class && std::strcmp(a->Name(), "class") == 0) continue;            // io/mjcf_defaults
       if (takes_childclass && std::strcmp(a->Name(), "childclass") == 0) continue;  // io/mjcf_defaults
       const MjcfVerdict v = classify_mjcf_attribute(el->Name(), a->Name(), a->Value());
-      if (v.support == MjcfSupport::Notice) {
+      // MuJoCo's soft-constraint numbers (solref, solimp, solmix, impratio): checked to be numbers.
+      const bool numeric = std::strncmp(a->Name(), "sol", 3) == 0 || std::strcmp(a->Name(), "impratio") == 0;
+      if (v.support == MjcfSupport::Notice && numeric) {
         Attr read;
         read.name = a->Name();
         read.tag = el->Name();

@@ -570,7 +570,7 @@ TEST_CASE("mjcf: structural errors in inline models") {
       {"<worldbody>\n<geom type=\"sphere\" size=\"1\" contype=\"x\"/></worldbody>", 3, "not an integer"},
       {"<worldbody>\n<geom type=\"sphere\" size=\"1\" pos=\"0 0 abc\"/></worldbody>", 3, "'abc' is not a number"},
       {"<worldbody>\n<geom type=\"sphere\" size=\"1e999\"/></worldbody>", 3, "out of range"},
-      {"<worldbody>\n<geom type=\"ellipsoid\" size=\"1 1 1\"/></worldbody>", 3, "not supported"},
+      {"<worldbody>\n<geom type=\"ellipsoid\" size=\"1 1 1\"/></worldbody>", 3, "not simulated yet"},
       {"<worldbody><body><joint type=\"hinge\"\naxis=\"0 0 0\"/><geom size=\"1\"/></body></worldbody>", 3, "zero"},
       {"<worldbody><body><joint type=\"hinge\"\nrange=\"1 -1\"/><geom size=\"1\"/></body></worldbody>", 3,
        "invalid range"},

@@ -100,7 +100,7 @@ TEST_CASE("mjcf semantics: a neutral value of an unsupported attribute is accept
 
 TEST_CASE("mjcf semantics: unsupported elements are refused") {
   CHECK(contains(load_error(std::string(kBall) + "<tendon><fixed name='t'/></tendon>"),
-                 "inline.xml:3: element <tendon> in <mujoco> is not supported"));
+                 "inline.xml:2: element <tendon> in <mujoco> is not supported"));
   CHECK(contains(load_error("<worldbody><body><joint name='j'/><geom type='sphere' size='0.1'/></body></worldbody>"
                             "<actuator><general joint='j'/></actuator>"),
                  "element <general> in <actuator> is not supported"));
@@ -134,6 +134,7 @@ TEST_CASE("mjcf semantics: solref and solimp are read and noticed") {
   CHECK(warnings.size() == 2);
   CHECK(any_contains(warnings, "inline.xml:2: attribute 'solref' of <geom> is read but has no effect"));
   CHECK(any_contains(warnings, "ignored by hard-contact laws"));
+  CHECK(load(std::string("<option cone='elliptic' impratio='10'/>") + kBall).geoms.size() == 1);
   CHECK(contains(load_error("<worldbody><geom type='plane' size='1 1 1' solref='0.02 x'/></worldbody>"),
                  "'x' is not a number"));
 }
@@ -194,9 +195,9 @@ TEST_CASE("mjcf semantics: unnamed elements get unique implicit names") {
   const std::string tree =
       "<worldbody><geom type='plane' size='1 1 1'/>"
       "<body><joint type='hinge'/><geom type='sphere' size='0.1'/>"
-      "<body name='body_1'><joint type='slide'/><geom name='geom_2' type='sphere' size='0.1'/></body>"
+      "<body name='body_1'><joint name='slide' type='slide'/><geom name='geom_2' type='sphere' size='0.1'/></body>"
       "<body><geom type='sphere' size='0.1'/></body></body></worldbody>";
-  const Model m = load(tree + "<actuator><motor joint='joint_0' name='named'/><motor joint='joint_0'/></actuator>" +
+  const Model m = load(tree + "<actuator><motor joint='slide' name='named'/><motor joint='slide'/></actuator>" +
                        "<equality><connect body1='body_1' anchor='0 0 0'/></equality>");
   REQUIRE(m.bodies.size() == 3);
   CHECK(m.bodies[0].name == "body_0");
@@ -207,7 +208,7 @@ TEST_CASE("mjcf semantics: unnamed elements get unique implicit names") {
   CHECK(m.geoms[2].name == "geom_2");    // explicit
   CHECK(m.geoms[3].name == "geom_3");
   CHECK(m.joints[0].name == "joint_0");
-  CHECK(m.joints[1].name == "joint_1");
+  CHECK(m.joints[1].name == "slide");    // explicit
   REQUIRE(m.joints.size() == 3);
   CHECK(m.joints[2].type == JointType::Weld);
   CHECK(m.joints[2].name.empty());       // internal weld: not an MJCF joint
@@ -230,20 +231,20 @@ TEST_CASE("mjcf semantics: compiler boundmass and boundinertia") {
   // MuJoCo: mass >= boundmass and each principal moment >= boundinertia.
   const Model m = load(
       "<compiler boundmass='0.5' boundinertia='0.01'/>"
-      "<worldbody><body><freejoint/><inertial pos='0 0 0' mass='0.001' diaginertia='0.001 2 3' "
+      "<worldbody><body><freejoint/><inertial pos='0 0 0' mass='0.001' diaginertia='0.001 2 2' "
       "euler='0 0 30'/></body></worldbody>");
   CHECK(m.bodies[0].mass == 0.5);
   const Vec3 moments = Eigen::SelfAdjointEigenSolver<Mat3>(m.bodies[0].inertia_B).eigenvalues();
-  // Exact up to the eigen-decomposition's rounding (1e-12 relative to the largest moment, 3).
+  // Exact up to the eigen-decomposition's rounding (1e-12 relative to the largest moment, 2).
   CHECK(moments[0] == doctest::Approx(0.01).epsilon(1e-12));
   CHECK(moments[1] == doctest::Approx(2).epsilon(1e-12));
-  CHECK(moments[2] == doctest::Approx(3).epsilon(1e-12));
+  CHECK(moments[2] == doctest::Approx(2).epsilon(1e-12));
   // The principal axes are kept: the 0.01 axis is the rotated x axis.
   const Vec3 x(std::cos(M_PI / 6), std::sin(M_PI / 6), 0);
   CHECK(x.dot(m.bodies[0].inertia_B * x) == doctest::Approx(0.01).epsilon(1e-12));
   // Without the bounds the file's values stay.
   const Model raw = load("<worldbody><body><freejoint/><inertial pos='0 0 0' mass='0.001' "
-                         "diaginertia='0.001 2 3'/></body></worldbody>");
+                         "diaginertia='0.001 2 2'/></body></worldbody>");
   CHECK(raw.bodies[0].mass == 0.001);
   CHECK(contains(load_error("<compiler boundmass='-1'/>"), "must be >= 0"));
 }
@@ -280,10 +281,12 @@ TEST_CASE("mjcf semantics: condim 1 is frictionless and 4 and 6 are refused") {
                  "must be 1, 3, 4 or 6, got 2"));
   MjcfLoadOptions allow;
   allow.allow_unsupported = true;
+  std::vector<std::string> warnings;
   const Model as3 = load_mjcf_string("<mujoco><worldbody><geom type='plane' size='1 1 1' condim='6'/></worldbody></mujoco>",
-                                     "x.xml", allow, nullptr);
+                                     "x.xml", allow, &warnings);
   CHECK(as3.geoms[0].friction == 1.0);
   CHECK(as3.ignored_features.size() == 1);
+  CHECK(any_contains(warnings, "x.xml:1: ignoring condim 6 of <geom>"));
 }
 
 TEST_CASE("mjcf semantics: condim 1 box slides without friction") {
