@@ -151,7 +151,7 @@ TEST_CASE("tendon rows: a fixed tendon spring is a joint spring of stiffness k c
   CHECK(std::abs(q(sim, 0)) < 1e-12);  // j1 is not in the tendon
 }
 
-TEST_CASE("tendon rows: tendons, equalities and refusals are read with file and line") {
+TEST_CASE("tendon rows: tendons and equalities are read and refusals name file and line") {
   const auto load = [](const std::string& extra) {
     const std::string xml =
         "<mujoco><worldbody>\n"

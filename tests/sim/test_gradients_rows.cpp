@@ -62,7 +62,7 @@ TEST_CASE("gradients rows: a stiff joint and a joint equality") {
   }
 }
 
-TEST_CASE("gradients rows: a fixed tendon's spring, damper and limit") {
+TEST_CASE("gradients rows: a fixed tendon's spring and damper and limit") {
   // tendon_pendulums.xml from its keyframe: the tendon L = q1 - q2 swings into
   // its limit (0.3) within the 150 steps (the forward check below), so the limit
   // row is active for part of the run. Bound as above.
