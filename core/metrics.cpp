@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/kinematics.hpp"
+
 namespace contactlab {
 
 void constraint_residuals(const ConstraintProblem& p, const ContactModel& law, const std::vector<Real>& lambda,
@@ -23,6 +25,20 @@ Real mechanical_energy(const Model& model, const Data& data) {
     const Vec3 Iw = R * body.inertia_B * R.transpose() * data.w_W[b];
     e += 0.5 * body.mass * data.v_W[b].squaredNorm() + 0.5 * data.w_W[b].dot(Iw) -
          body.mass * model.options.gravity.dot(data.x_W[b]);
+  }
+  // Joint springs (MJCF stiffness) store (k/2) (q - springref)^2.
+  for (size_t j = 0; j < model.joints.size(); ++j) {
+    const Joint& jt = model.joints[j];
+    if (jt.stiffness == 0 || model.bodies[jt.body].fixed) continue;
+    const Real stretch = joint_position(model, data, static_cast<int>(j)) - jt.springref;
+    e += 0.5 * jt.stiffness * stretch * stretch;
+  }
+  // Fixed-tendon springs: (k/2) (L - springlength)^2 with L = sum coef q.
+  for (const Tendon& t : model.tendons) {
+    if (t.stiffness == 0) continue;
+    Real length = 0;
+    for (const TendonTerm& term : t.terms) length += term.coef * joint_position(model, data, term.joint);
+    e += 0.5 * t.stiffness * (length - t.springlength) * (length - t.springlength);
   }
   return e;
 }

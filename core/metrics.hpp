@@ -16,7 +16,8 @@ namespace contactlab {
 void constraint_residuals(const ConstraintProblem& p, const ContactModel& law, const std::vector<Real>& lambda,
                           const std::vector<Real>& v_plus, ResidualScratch& scratch, StepMetrics& m);
 
-// Kinetic plus gravitational potential energy of all moving bodies, J
+// Kinetic plus gravitational potential energy of all moving bodies, plus the
+// joint and fixed-tendon springs' energy, J
 // (potential measured from z = 0 along -gravity).
 Real mechanical_energy(const Model& model, const Data& data);
 

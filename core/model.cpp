@@ -206,6 +206,9 @@ void Model::validate() const {
     if (!(std::isfinite(joint.armature) && joint.armature >= 0)) invalid(what, "armature must be finite and >= 0");
     bounded(what, "damping", limits::kGain, joint.damping);
     bounded(what, "armature", limits::kArmature, joint.armature);
+    if (!(std::isfinite(joint.stiffness) && joint.stiffness >= 0)) invalid(what, "stiffness must be finite and >= 0");
+    bounded(what, "stiffness", limits::kGain, joint.stiffness);
+    bounded(what, "springref", limits::kJointRange, joint.springref);
     if (joint.limited &&
         !(std::isfinite(joint.range_lo) && std::isfinite(joint.range_hi) && joint.range_lo <= joint.range_hi))
       invalid(what, "invalid range");
@@ -256,6 +259,29 @@ void Model::validate() const {
       bounded(what, "ctrlrange", limits::kControl, act.ctrl_lo);
       bounded(what, "ctrlrange", limits::kControl, act.ctrl_hi);
     }
+  }
+
+  const auto scalar_joint = [&](int j) {
+    return j >= 0 && j < nj && (joints[j].type == JointType::Hinge || joints[j].type == JointType::Slide);
+  };
+  for (size_t t = 0; t < tendons.size(); ++t) {
+    const Tendon& td = tendons[t];
+    const std::string what = label("tendon", static_cast<int>(t), td.name);
+    if (td.terms.empty()) invalid(what, "no joints");
+    for (const TendonTerm& term : td.terms)
+      if (!scalar_joint(term.joint) || !std::isfinite(term.coef)) invalid(what, "needs hinge/slide joints, finite coefficients");
+    if (!(std::isfinite(td.stiffness) && td.stiffness >= 0 && std::isfinite(td.damping) && td.damping >= 0))
+      invalid(what, "stiffness and damping must be finite and >= 0");
+    if (td.limited && !(td.range_lo < td.range_hi)) invalid(what, "invalid range");
+  }
+  for (size_t e = 0; e < scalar_equalities.size(); ++e) {
+    const ScalarEquality& eq = scalar_equalities[e];
+    const std::string what = label("equality", static_cast<int>(e), eq.name);
+    const int n = eq.tendons ? static_cast<int>(tendons.size()) : nj;
+    const auto ok = [&](int id) { return id >= 0 && id < n && (eq.tendons || scalar_joint(id)); };
+    if (!ok(eq.first) || (eq.second != -1 && !ok(eq.second)) || eq.first == eq.second) invalid(what, "invalid elements");
+    for (Real c : eq.polycoef)
+      if (!std::isfinite(c)) invalid(what, "non-finite polycoef");
   }
 
   for (size_t k = 0; k < keyframes.size(); ++k) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/math.hpp"
+#include "core/tendon.hpp"
 
 namespace contactlab {
 
@@ -58,6 +59,8 @@ struct Joint {
   Real range_lo = 0, range_hi = 0;   // rad (hinge) or m (slide)
   Real damping = 0;                  // N m s/rad or N s/m
   Real armature = 0;                 // kg m^2 or kg
+  // Spring toward springref (MJCF stiffness, springref): N m/rad or N/m; rad or m.
+  Real stiffness = 0, springref = 0;
   int qpos_adr = 0, qvel_adr = 0;    // offsets into MJCF generalised coordinates
   // Reference configuration (qpos0): relative orientation parent->child and anchor on the parent.
   Quat rel_quat0 = Quat::Identity(); // R_parent^T R_child at qpos0
@@ -114,6 +117,8 @@ struct Model {
   std::vector<Geom> geoms;
   std::vector<Joint> joints;
   std::vector<Equality> equalities;
+  std::vector<Tendon> tendons;                    // MJCF <tendon><fixed> (core/tendon.hpp)
+  std::vector<ScalarEquality> scalar_equalities;  // MJCF <equality><joint|tendon>
   std::vector<Actuator> actuators;
   std::vector<Keyframe> keyframes;
   std::vector<ControlSchedule> control_schedules;

@@ -135,6 +135,8 @@ class Parser {
       parse_worldbody(el);
     // Internal welds go after the MJCF joints so that joint ids match MuJoCo's.
     model_.joints.insert(model_.joints.end(), welds_.begin(), welds_.end());
+    for (const XMLElement* el = root->FirstChildElement("tendon"); el; el = el->NextSiblingElement("tendon"))
+      parse_tendon_section(el);
     for (const XMLElement* el = root->FirstChildElement(); el; el = el->NextSiblingElement()) {
       if (is(el, "contact"))
         parse_contact(el);
@@ -147,8 +149,8 @@ class Parser {
       parse_custom(el);
     for (const XMLElement* el = root->FirstChildElement("keyframe"); el; el = el->NextSiblingElement("keyframe"))
       parse_keyframes(el);
-    static const char* const known[] = {"compiler", "option",   "default", "worldbody", "contact",
-                                        "equality", "actuator", "custom",  "keyframe"};
+    static const char* const known[] = {"compiler", "option", "default", "worldbody", "contact",
+                                        "equality", "actuator", "custom", "keyframe", "tendon"};
     for (const XMLElement* el = root->FirstChildElement(); el; el = el->NextSiblingElement()) {
       if (std::none_of(std::begin(known), std::end(known), [&](const char* k) { return is(el, k); }))
         ignore_element(el);
@@ -672,7 +674,8 @@ class Parser {
       check_attributes(el, {"name"});
       j.type = JointType::Free;
     } else {
-      check_attributes(el, {"name", "type", "pos", "axis", "range", "limited", "damping", "armature"});
+      check_attributes(el, {"name", "type", "pos", "axis", "range", "limited", "damping", "armature", "stiffness",
+                            "springref", "frictionloss"});
       if (const Attr t = attr(el, "type")) {
         static const JointType types[] = {JointType::Hinge, JointType::Slide, JointType::Ball, JointType::Free};
         j.type = types[keyword(t, {"hinge", "slide", "ball", "free"})];
@@ -717,6 +720,7 @@ class Parser {
     }
     j.damping = bounded(attr(el, "damping"), nonnegative(attr(el, "damping"), 0), limits::kGain);
     j.armature = bounded(attr(el, "armature"), nonnegative(attr(el, "armature"), 0), limits::kArmature);
+    parse_joint_spring(el, j);
 
     j.qpos_adr = model_.nq;
     j.qvel_adr = model_.nv;
@@ -736,6 +740,22 @@ class Parser {
     }
     set_reference(j, parent_W, self);
     model_.joints.push_back(j);
+  }
+
+  // stiffness/springref (a spring row, schemes/assembly.cpp) and frictionloss
+  // (refused: docs/mjcf.md). MuJoCo converts a hinge's springref from degrees.
+  void parse_joint_spring(const XMLElement* el, Joint& j) {
+    const std::string label = describe(el);
+    const Attr k = attr(el, "stiffness"), ref = attr(el, "springref");
+    const Attr fl = attr(el, "frictionloss");
+    if (fl && real(fl) != 0)
+      fail(fl.line, label + ": frictionloss is not supported (it needs a box-bounded row |f| <= frictionloss, "
+                            "which contactlab's solvers do not have); remove it or set it to 0");
+    j.stiffness = bounded(k, nonnegative(k, 0), limits::kGain);
+    if (j.stiffness > 0 && !(j.type == JointType::Hinge || j.type == JointType::Slide))
+      fail(k.line, label + ": stiffness is supported on hinge and slide joints only");
+    const Real scale = j.type == JointType::Hinge ? angle_scale() : 1.0;
+    j.springref = bounded(ref, real(ref, 0) * scale, limits::kJointRange);
   }
 
   void parse_geom(const XMLElement* el, int body, MassAccumulator* acc) {
@@ -1010,6 +1030,10 @@ class Parser {
     check_attributes(sec, {});
     for (const XMLElement* el = sec->FirstChildElement(); el; el = el->NextSiblingElement()) {
       const bool connect = is(el, "connect");
+      if (is(el, "joint") || is(el, "tendon")) {
+        parse_scalar_equality(el);
+        continue;
+      }
       if (!connect && !is(el, "weld")) {
         ignore_element(el);
         continue;
@@ -1053,30 +1077,36 @@ class Parser {
   void parse_actuator_section(const XMLElement* sec) {
     check_attributes(sec, {});
     for (const XMLElement* el = sec->FirstChildElement(); el; el = el->NextSiblingElement()) {
-      if (is(el, "motor") || is(el, "position") || is(el, "velocity"))
+      if (is(el, "motor") || is(el, "position") || is(el, "velocity") || is(el, "general"))
         parse_actuator(el);
       else
-        ignore_element(el);
+        refuse_actuator(el);
     }
   }
 
   void parse_actuator(const XMLElement* el) {
     Actuator a;
+    Real force_gain = 1;  // actuator force per unit control of a motor (a <general>'s gainprm[0])
     const std::string label = describe(el);
     for (const char* t : {"tendon", "site", "jointinparent", "body", "cranksite", "slidersite"})
       if (attr(el, t)) fail(el->GetLineNum(), label + ": only joint transmissions are supported (found '" + t + "')");
     if (is(el, "motor")) {
-      check_attributes(el, {"name", "joint", "gear", "ctrlrange", "ctrllimited"});
+      check_attributes(el, {"name", "joint", "gear", "ctrlrange", "ctrllimited", "forcerange", "forcelimited"});
       a.type = ActuatorType::Motor;
     } else if (is(el, "position")) {
-      check_attributes(el, {"name", "joint", "gear", "ctrlrange", "ctrllimited", "kp", "kv"});
+      check_attributes(el, {"name", "joint", "gear", "ctrlrange", "ctrllimited", "forcerange", "forcelimited", "kp",
+                            "kv"});
       a.type = ActuatorType::Position;
       a.kp = bounded(attr(el, "kp"), real(attr(el, "kp"), 1.0), limits::kGain);
       a.kv = bounded(attr(el, "kv"), nonnegative(attr(el, "kv"), 0.0), limits::kGain);
-    } else {
-      check_attributes(el, {"name", "joint", "gear", "ctrlrange", "ctrllimited", "kv"});
+    } else if (is(el, "velocity")) {
+      check_attributes(el, {"name", "joint", "gear", "ctrlrange", "ctrllimited", "forcerange", "forcelimited", "kv"});
       a.type = ActuatorType::Velocity;
       a.kp = bounded(attr(el, "kv"), real(attr(el, "kv"), 1.0), limits::kGain);  // Actuator::kp holds the velocity gain
+    } else {  // <general> (parse_actuator_section)
+      check_attributes(el, {"name", "joint", "gear", "ctrlrange", "ctrllimited", "forcerange", "forcelimited",
+                            "dyntype", "gaintype", "biastype", "dynprm", "gainprm", "biasprm"});
+      force_gain = general_as_servo(el, a);
     }
     const int id = static_cast<int>(model_.actuators.size());
     register_name(actuator_names_, el, id, "actuator");
@@ -1107,7 +1137,229 @@ class Parser {
       if (!range) fail(el->GetLineNum(), label + " is ctrllimited but has no ctrlrange");
       if (!(a.ctrl_lo < a.ctrl_hi)) fail(range.line, label + ": invalid ctrlrange");
     }
+    if (a.type == ActuatorType::Motor) a.gear *= force_gain;
+    apply_force_range(el, a, force_gain);
     model_.actuators.push_back(a);
+  }
+
+  // ---- tendons and joint/tendon equalities (core/tendon.hpp) --------------
+
+  void parse_tendon_section(const XMLElement* sec) {
+    check_attributes(sec, {});
+    for (const XMLElement* el = sec->FirstChildElement(); el; el = el->NextSiblingElement()) {
+      if (is(el, "fixed")) {
+        parse_fixed_tendon(el);
+        continue;
+      }
+      // A spatial tendon without limit, spring or damper exerts nothing: ignoring it is exact.
+      std::string sets = limited(attr(el, "limited"), bool(attr(el, "range"))) ? "range" : "";
+      for (const char* a : {"stiffness", "damping", "frictionloss"})
+        if (const Attr x = attr(el, a); x && real(x) != 0) sets = a;
+      if (!sets.empty())
+        fail(el->GetLineNum(), "tendon " + describe(el) + ": only <fixed> tendons are supported (this one sets '" +
+                                   sets + "')");
+      const int id = -1 - static_cast<int>(ignored_tendons_.size());  // never a valid tendon id
+      register_name(tendon_names_, el, id, "tendon");
+      ignored_tendons_.insert(id);
+      ignore_element(el);
+    }
+  }
+
+  void parse_fixed_tendon(const XMLElement* el) {
+    check_attributes(el, {"name", "limited", "range", "stiffness", "springlength", "damping", "frictionloss",
+                          "width", "rgba", "material"});
+    const std::string label = "tendon " + describe(el);
+    Tendon t;
+    const int id = static_cast<int>(model_.tendons.size());
+    register_name(tendon_names_, el, id, "tendon");
+    t.name = attr(el, "name") ? attr(el, "name").value : "";
+    if (const Attr fl = attr(el, "frictionloss"); fl && real(fl) != 0)
+      fail(fl.line, label + ": frictionloss is not supported (it needs a box-bounded row, which contactlab's "
+                            "solvers do not have)");
+    std::vector<int> bodies;
+    for (const XMLElement* c = el->FirstChildElement(); c; c = c->NextSiblingElement()) {
+      if (!is(c, "joint")) fail(c->GetLineNum(), label + ": a fixed tendon holds <joint> elements only");
+      check_attributes(c, {"joint", "coef"});
+      const Attr ja = require(c, "joint");
+      const auto it = joint_names_.find(ja.value);
+      if (it == joint_names_.end()) fail(ja.line, where(ja) + ": unknown joint '" + ja.value + "'");
+      const JointType jt = model_.joints[it->second].type;
+      if (jt != JointType::Hinge && jt != JointType::Slide)
+        fail(ja.line, label + ": joint '" + ja.value + "' is not a hinge or slide joint");
+      const Attr coef = require(c, "coef");
+      t.terms.push_back({it->second, bounded(coef, real(coef), Range{-limits::kGear.hi, limits::kGear.hi, false, ""})});
+      add_joint_bodies(it->second, bodies);
+    }
+    if (t.terms.empty()) fail(el->GetLineNum(), label + " has no <joint>");
+    check_two_bodies(el, label, bodies);
+    const Attr range = attr(el, "range");
+    t.limited = limited(attr(el, "limited"), bool(range));
+    if (range) {
+      const std::vector<Real> r = bounded(range, reals(range, 2, 2), limits::kJointRange);
+      t.range_lo = r[0];
+      t.range_hi = r[1];
+    }
+    if (t.limited) {
+      if (!range) fail(el->GetLineNum(), label + " is limited but has no range");
+      if (!(t.range_lo < t.range_hi)) fail(range.line, label + ": invalid range");
+    }
+    t.stiffness = bounded(attr(el, "stiffness"), nonnegative(attr(el, "stiffness"), 0), limits::kGain);
+    t.damping = bounded(attr(el, "damping"), nonnegative(attr(el, "damping"), 0), limits::kGain);
+    // MuJoCo: a negative springlength (the default -1) is the length at the joints' springref.
+    const Attr sl = attr(el, "springlength");
+    t.springlength = bounded(sl, real(sl, -1), limits::kJointRange);
+    if (t.springlength < 0) {
+      t.springlength = 0;
+      for (const TendonTerm& term : t.terms) t.springlength += term.coef * model_.joints[term.joint].springref;
+    }
+    model_.tendons.push_back(t);
+  }
+
+  // The moving bodies (child, parent) a joint coordinate's rate involves, without repeats.
+  void add_joint_bodies(int joint, std::vector<int>& bodies) const {
+    const Joint& j = model_.joints[joint];
+    for (int b : {j.body, j.parent})
+      if (b >= 0 && !model_.bodies[b].fixed && std::find(bodies.begin(), bodies.end(), b) == bodies.end())
+        bodies.push_back(b);
+  }
+
+  // A row has two body slots (schemes/tendon_rows.hpp).
+  void check_two_bodies(const XMLElement* el, const std::string& label, const std::vector<int>& bodies) const {
+    if (bodies.size() > 2)
+      fail(el->GetLineNum(), label + " couples joints of " + std::to_string(bodies.size()) +
+                                 " moving bodies; contactlab supports at most 2 (one constraint row)");
+  }
+
+  void parse_scalar_equality(const XMLElement* el) {
+    const bool tendons = is(el, "tendon");
+    const char* first = tendons ? "tendon1" : "joint1";
+    const char* second = tendons ? "tendon2" : "joint2";
+    check_attributes(el, {"name", first, second, "polycoef", "active", "solref", "solimp"});
+    const std::string label = "equality " + describe(el);
+    if (const Attr a = attr(el, "active"); a && !boolean(a, true))
+      fail(a.line, label + ": inactive equalities are not supported");
+    ScalarEquality e;
+    e.tendons = tendons;
+    e.name = attr(el, "name") ? attr(el, "name").value : "";
+    register_name(equality_names_, el, static_cast<int>(model_.equalities.size() + model_.scalar_equalities.size()),
+                  "equality");
+    std::vector<int> bodies;
+    const auto ref = [&](const Attr& a) {
+      if (tendons) {
+        const auto it = tendon_names_.find(a.value);
+        if (it == tendon_names_.end()) fail(a.line, where(a) + ": unknown tendon '" + a.value + "'");
+        if (it->second < 0) fail(a.line, label + ": tendon '" + a.value + "' is not a <fixed> tendon");
+        for (const TendonTerm& t : model_.tendons[it->second].terms) add_joint_bodies(t.joint, bodies);
+        return it->second;
+      }
+      const auto it = joint_names_.find(a.value);
+      if (it == joint_names_.end()) fail(a.line, where(a) + ": unknown joint '" + a.value + "'");
+      const JointType jt = model_.joints[it->second].type;
+      if (jt != JointType::Hinge && jt != JointType::Slide)
+        fail(a.line, label + ": joint '" + a.value + "' is not a hinge or slide joint");
+      add_joint_bodies(it->second, bodies);
+      return it->second;
+    };
+    e.first = ref(require(el, first));
+    if (const Attr b = attr(el, second)) e.second = ref(b);
+    if (e.first == e.second) fail(el->GetLineNum(), label + " couples an element to itself");
+    if (const Attr p = attr(el, "polycoef")) {
+      const std::vector<Real> v = bounded(p, reals(p, 1, 5), Range{-limits::kGain.hi, limits::kGain.hi, false, ""});
+      e.polycoef = {0, 0, 0, 0, 0};
+      for (size_t i = 0; i < v.size(); ++i) e.polycoef[i] = v[i];
+    }
+    check_two_bodies(el, label, bodies);
+    model_.scalar_equalities.push_back(e);
+  }
+
+  // An actuator kind contactlab does not simulate: refused, since dropping it
+  // would run a driven model as if it were passive.
+  void refuse_actuator(const XMLElement* el) const {
+    fail(el->GetLineNum(), "actuator " + describe(el) +
+                               " is not supported (supported: motor, position, velocity, and general with "
+                               "dyntype none, gaintype fixed, biastype none or affine)");
+  }
+
+  // <general> with dyntype none and gaintype fixed: force = g0 u + b0 + b1 L + b2 dL/dt
+  // (L = gear q). Mapped exactly onto a motor (b = 0), a position servo
+  // (b0 = 0, b1 = -g0, b2 = -kv) or a velocity servo (b0 = b1 = 0, b2 = -g0);
+  // other affine biases are refused. Returns g0 (a motor's gear takes it).
+  Real general_as_servo(const XMLElement* el, Actuator& a) const {
+    const std::string label = describe(el);
+    const auto only = [&](const char* name, std::initializer_list<const char*> supported) {
+      const Attr k = attr(el, name);
+      if (!k) return;
+      for (const char* o : supported)
+        if (std::strcmp(k.value, o) == 0) return;
+      fail(k.line, label + ": " + name + "=\"" + k.value +
+                       "\" is not supported (supported: dyntype none, gaintype fixed, biastype none or affine)");
+    };
+    only("dyntype", {"none"});
+    only("gaintype", {"fixed"});
+    only("biastype", {"none", "affine"});
+    const bool affine = attr(el, "biastype") && std::strcmp(attr(el, "biastype").value, "affine") == 0;
+    const auto params = [&](const char* name) {
+      std::vector<Real> v(3, 0.0);
+      if (std::strcmp(name, "gainprm") == 0) v[0] = 1;  // MuJoCo's default gain
+      if (const Attr p = attr(el, name)) {
+        const std::vector<Real> given = bounded(p, reals(p, 1, 10), Range{-limits::kGain.hi, limits::kGain.hi, false, ""});
+        for (size_t i = 0; i < given.size(); ++i) {
+          if (i < 3) v[i] = given[i];
+          else if (given[i] != 0) fail(p.line, where(p) + ": entries after the third must be 0 for this actuator");
+        }
+      }
+      return v;
+    };
+    const std::vector<Real> gain = params("gainprm");
+    if (gain[1] != 0 || gain[2] != 0) fail(el->GetLineNum(), label + ": a fixed gain uses gainprm[0] only");
+    std::vector<Real> b(3, 0.0);
+    if (affine) b = params("biasprm");
+    const Real g0 = gain[0];
+    if (b[0] == 0 && b[1] == 0 && b[2] == 0) {
+      a.type = ActuatorType::Motor;
+      return g0;
+    }
+    if (b[0] == 0 && b[1] == -g0 && g0 > 0 && b[2] <= 0) {
+      a.type = ActuatorType::Position;
+      a.kp = g0;
+      a.kv = -b[2];
+      return 1;
+    }
+    if (b[0] == 0 && b[1] == 0 && b[2] == -g0 && g0 > 0) {
+      a.type = ActuatorType::Velocity;
+      a.kp = g0;  // Actuator::kp holds the velocity gain
+      return 1;
+    }
+    fail(el->GetLineNum(), label + ": biasprm " + num(b[0]) + " " + num(b[1]) + " " + num(b[2]) + " with gain " +
+                               num(g0) +
+                               " is neither a motor (bias 0), a position servo (0, -gain, -kv <= 0) nor a "
+                               "velocity servo (0, 0, -gain): not supported");
+  }
+
+  // forcerange/forcelimited: exact for a motor (force = gain u, so the force
+  // clamp is a tighter control clamp); refused on servos, whose force is an
+  // implicit row that a clamp would make a box-bounded row.
+  void apply_force_range(const XMLElement* el, Actuator& a, Real gain) const {
+    const Attr range = attr(el, "forcerange");
+    if (!limited(attr(el, "forcelimited"), bool(range))) return;
+    const std::string label = describe(el);
+    if (!range) fail(el->GetLineNum(), label + " is forcelimited but has no forcerange");
+    const std::vector<Real> r = bounded(range, reals(range, 2, 2), limits::kControl);
+    if (!(r[0] < r[1])) fail(range.line, label + ": invalid forcerange");
+    if (a.type != ActuatorType::Motor)
+      fail(range.line, label + ": a force limit on a position or velocity servo is not supported (the servo is an "
+                               "implicit row; its clamp would need a box-bounded row)");
+    if (gain == 0) return;  // no force at all
+    Real lo = r[0] / gain, hi = r[1] / gain;
+    if (lo > hi) std::swap(lo, hi);
+    if (a.ctrl_limited) {
+      lo = std::max(lo, a.ctrl_lo);
+      hi = std::min(hi, a.ctrl_hi);
+      if (!(lo < hi)) fail(range.line, label + ": forcerange and ctrlrange leave no control");
+    }
+    a.ctrl_limited = true;
+    a.ctrl_lo = lo;
+    a.ctrl_hi = hi;
   }
 
   void parse_custom(const XMLElement* sec) {
@@ -1224,6 +1476,8 @@ class Parser {
   std::map<std::string, int> mesh_names_, hfield_names_;
   Real bound_mass_ = 0, bound_inertia_ = 0;  // compiler boundmass / boundinertia
   std::string mesh_dir_, asset_dir_;         // compiler meshdir / assetdir
+  std::map<std::string, int> tendon_names_;  // ignored (spatial) tendons have negative ids
+  std::set<int> ignored_tendons_;
   bool compiler_degrees_ = true;
   std::string compiler_eulerseq_ = "xyz";
   bool compiler_autolimits_ = true;

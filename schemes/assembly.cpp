@@ -8,6 +8,7 @@
 #include "geometry/collision.hpp"
 #include "geometry/pair_filter.hpp"
 #include "schemes/compound_joint_rows.hpp"
+#include "schemes/tendon_rows.hpp"
 
 namespace contactlab {
 
@@ -84,18 +85,24 @@ int rows_of_joint(JointType t) {
   return 0;
 }
 
-// Joint-space servo/damping/armature data of a scalar joint (hinge or slide).
+// Joint-space servo/spring/damping/armature data of a scalar joint (hinge or slide).
+// Every term is a force k (target - q) + d (target velocity - qd): their sum is
+// drive - stiffness q - damping qd, with drive = sum k target + d target velocity.
 template <class T>
 struct ServoTerms {
-  Real stiffness = 0;   // k_p, per unit joint coordinate
-  Real damping = 0;     // k_d + joint damping
-  T q_ref = T(0), qd_ref = T(0);
+  Real stiffness = 0;   // k_p g^2 of position servos + joint stiffness, per unit joint coordinate
+  Real damping = 0;     // k_d g^2 + velocity gains g^2 + joint damping
+  T drive = T(0);       // sum of stiffness * target position and damping * target velocity
 };
 
 template <class T>
 ServoTerms<T> servo_terms(const Model& model, const std::vector<T>& ctrl, int joint) {
   ServoTerms<T> s;
-  s.damping = model.joints[joint].damping;
+  const Joint& jt = model.joints[joint];
+  s.damping = jt.damping;
+  // The joint spring (MJCF stiffness toward springref), implicit like a servo.
+  s.stiffness = jt.stiffness;
+  s.drive = T(jt.stiffness * jt.springref);
   for (size_t a = 0; a < model.actuators.size(); ++a) {
     const Actuator& act = model.actuators[a];
     if (act.joint != joint) continue;
@@ -105,11 +112,11 @@ ServoTerms<T> servo_terms(const Model& model, const std::vector<T>& ctrl, int jo
     // gain is scaled by g^2 and the target by 1/g.
     if (act.type == ActuatorType::Position && g != 0) {
       s.stiffness += act.kp * g * g;
-      s.q_ref = u / T(g);
+      s.drive += T(act.kp * g) * u;
       s.damping += act.kv * g * g;
     } else if (act.type == ActuatorType::Velocity && g != 0) {
       s.damping += act.kp * g * g;
-      s.qd_ref = u / T(g);
+      s.drive += T(act.kp * g) * u;
     }
   }
   return s;
@@ -254,6 +261,8 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
     }
   }
   for (const Equality& eq : model.equalities) bilateral += eq.type == EqualityType::Connect ? 3 : 6;
+  bilateral += tendon_bilateral_rows(model);
+  limits += tendon_limit_rows(model);
   const int nc = static_cast<int>(contacts.size());
   out.resize(model.num_bodies(), bilateral, limits, nc);
   std::vector<T>& bias_v = out.bias;  // (m) bias and restitution per row
@@ -351,6 +360,12 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
     point_rows(eq.body1, p1, eq.body2, p2);
     if (eq.type == EqualityType::Weld) weld_rotation_rows(eq.body1, eq.body2, eq.rel_quat);
   }
+  // ---- joint/tendon equalities: x1 - poly(x2) = 0 (schemes/tendon_rows.hpp) ----
+  for (size_t e = 0; e < model.scalar_equalities.size(); ++e) {
+    const T c = scalar_equality_row<T>(model, s, static_cast<int>(e), out.rows[w.next]);
+    bias_v[w.next++] = T(alpha_h) * c;
+    violation = std::max(violation, std::abs(value_of(c)));
+  }
   // ---- servos, damping, armature: implicit compliant rows ----
   for (size_t j = 0; j < model.joints.size(); ++j) {
     const Joint& jt = model.joints[j];
@@ -363,7 +378,7 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
       if (m_j <= 0) continue;
       const T q = joint_position_t<T>(model, s, static_cast<int>(j));
       const T qd = joint_velocity_t<T>(model, s, static_cast<int>(j));
-      const T qd_b = (T(jt.armature) * qd + T(h) * (T(st.stiffness) * (st.q_ref - q) + T(st.damping) * st.qd_ref)) / T(m_j);
+      const T qd_b = (T(jt.armature) * qd + T(h) * (st.drive - T(st.stiffness) * q)) / T(m_j);
       compliance[w.next] = T(1.0 / m_j);
       bias_v[w.next] = -qd_b;
       if (is_compound(model, static_cast<int>(j))) {
@@ -387,6 +402,15 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
       }
     }
   }
+  // ---- tendon springs and dampers: implicit compliant rows, as the servos ----
+  for (size_t t = 0; t < model.tendons.size(); ++t) {
+    const Tendon& td = model.tendons[t];
+    const Real m_t = h * td.damping + h * hp * td.stiffness;
+    if (!(td.stiffness > 0 || td.damping > 0)) continue;
+    const T length = tendon_length_row<T>(model, s, static_cast<int>(t), out.rows[w.next]);
+    compliance[w.next] = T(1.0 / m_t);
+    bias_v[w.next++] = -(T(h * td.stiffness) * (T(td.springlength) - length)) / T(m_t);
+  }
   // ---- limits: q - lo >= 0 and hi - q >= 0 ----
   for (size_t j = 0; j < model.joints.size(); ++j) {
     const Joint& jt = model.joints[j];
@@ -408,6 +432,22 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
         const Vec3T<T> ra = par >= 0 ? Vec3T<T>(pc - s.x[par]) : Vec3T<T>(Vec3T<T>::Zero());
         w.point_row(moving(model, par), ra, moving(model, c), pc - s.x[c], T(sign) * axis_W);
       }
+      violation = std::max(violation, std::max(Real(0), value_of(-gap)));
+    }
+  }
+  // ---- tendon limits: L - lo >= 0 and hi - L >= 0 ----
+  for (size_t t = 0; t < model.tendons.size(); ++t) {
+    const Tendon& td = model.tendons[t];
+    if (!td.limited) continue;
+    for (int side = 0; side < 2; ++side) {
+      ConstraintRowT<T>& row = out.rows[w.next];
+      const T length = tendon_length_row<T>(model, s, static_cast<int>(t), row);
+      const T gap = side == 0 ? T(length - T(td.range_lo)) : T(T(td.range_hi) - length);
+      if (side == 1) {
+        row.J_a = -row.J_a;
+        row.J_b = -row.J_b;
+      }
+      bias_v[w.next++] = unilateral_bias(gap, hp, bias.limit_baumgarte, 0);
       violation = std::max(violation, std::max(Real(0), value_of(-gap)));
     }
   }
