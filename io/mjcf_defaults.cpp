@@ -46,6 +46,9 @@ std::string MjcfDefaults::kind_of(const XMLElement* el) {
   if (is(parent, "actuator")) return is_actuator_tag(tag) ? "actuator" : "";
   if (is(parent, "contact")) return is(el, "pair") ? "pair" : "";
   if (is(parent, "asset")) return (is(el, "mesh") || is(el, "material") || is(el, "hfield")) ? tag : "";
+  // A tendon's path (<fixed><joint joint=.../>, <spatial><site site=.../>) names
+  // elements; it is not one, and takes no joint, site or geom defaults.
+  if (is(parent, "fixed") || is(parent, "spatial")) return "";
   static const char* const tree[] = {"geom", "joint", "site", "camera", "light"};
   if (std::any_of(std::begin(tree), std::end(tree), [&](const char* t) { return std::strcmp(t, tag) == 0; }))
     return tag;

@@ -31,6 +31,7 @@ const Row kElements[] = {
     {"sensor", S::NoEffect, nullptr, "sensors do not act on the model"},
     {"include", S::Read, nullptr, "spliced before parsing (io/mjcf_include)"},
     {"tendon", S::Read, nullptr, "fixed tendons as rows (core/tendon.hpp); spatial ones refused by the tendon pass"},
+    {"tendon/spatial", S::Notice, nullptr, "a spatial tendon with no limit, spring or damper exerts nothing (one with them, or driven, is refused)"},
     {"extension", S::Unsupported, nullptr, "MuJoCo plugins"},
     {"deformable", S::Unsupported, nullptr, "deformable bodies"},
     // body children

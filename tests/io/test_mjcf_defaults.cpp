@@ -126,10 +126,10 @@ TEST_CASE("mjcf defaults: a bad value from a class names the default's line") {
 
 TEST_CASE("mjcf defaults: unsupported attributes from a class warn at the default") {
   std::vector<std::string> warnings;
-  load("<default>\n<geom rgba=\"1 0 0 1\"/></default>\n<worldbody><geom type=\"sphere\" size=\"1\"/></worldbody>",
+  load("<default>\n<geom solref=\"0.01 1\"/></default>\n<worldbody><geom type=\"sphere\" size=\"1\"/></worldbody>",
        &warnings);
   bool found = false;
-  for (const std::string& w : warnings) found = found || (contains(w, "inline.xml:3: ") && contains(w, "'rgba'"));
+  for (const std::string& w : warnings) found = found || (contains(w, "inline.xml:3: ") && contains(w, "'solref'"));
   CHECK(found);
   // class and childclass themselves are understood, not warned about.
   warnings.clear();
@@ -137,4 +137,37 @@ TEST_CASE("mjcf defaults: unsupported attributes from a class warn at the defaul
        "type=\"sphere\" size=\"1\"/></body></worldbody>",
        &warnings);
   for (const std::string& w : warnings) CHECK_MESSAGE(!contains(w, "class"), w);
+}
+
+TEST_CASE("mjcf defaults: a tendon's joint references take no joint defaults") {
+  // dm_control's point_mass: a default <joint type= range= damping=> and fixed
+  // tendons whose <joint joint= coef=> children name joints. MuJoCo applies
+  // joint defaults to joints only; applied to the references they would bring
+  // attributes a reference does not have (type, range, damping).
+  const Model m = load(R"(
+<default>
+  <joint type="hinge" axis="0 0 1" limited="true" range="-.29 .29" damping="1"/>
+</default>
+<worldbody>
+  <body name="a">
+    <joint name="ja"/>
+    <geom type="sphere" size="0.1"/>
+  </body>
+  <body name="b" pos="1 0 0">
+    <joint name="jb"/>
+    <geom type="sphere" size="0.1"/>
+  </body>
+</worldbody>
+<tendon>
+  <fixed name="t">
+    <joint joint="ja" coef="1"/>
+    <joint joint="jb" coef="-0.5"/>
+  </fixed>
+</tendon>)");
+  REQUIRE(m.tendons.size() == 1);
+  REQUIRE(m.tendons[0].terms.size() == 2);
+  CHECK(m.tendons[0].terms[1].coef == doctest::Approx(-0.5));
+  // The bodies' joints did take the default.
+  CHECK(m.joints[0].limited);
+  CHECK(m.joints[0].damping == doctest::Approx(1.0));
 }

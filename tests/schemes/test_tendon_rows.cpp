@@ -85,7 +85,7 @@ TEST_CASE("tendon rows: a quadratic joint equality holds to the scheme's second-
   CHECK(q(sim, 1) > 0.1);  // guard: it moved, so the quadratic term mattered (1.5 q^2 > 0.015)
 }
 
-TEST_CASE("tendon rows: a joint equality without joint2 holds a joint at polycoef[0]") {
+TEST_CASE("tendon rows: a joint equality without joint2 holds a joint at polycoef 0") {
   Simulation sim = rotors("<equality><joint joint1=\"j1\" polycoef=\"0.2\"/></equality>");
   for (int i = 0; i < 2000; ++i) {
     sim.data().ctrl[0] = 0.1;
