@@ -1491,7 +1491,7 @@ Model load_mjcf_string(const std::string& xml, const std::string& label, const M
   // Includes are relative to the directory of the main file (MuJoCo), here the label's.
   const std::string name = label.empty() ? "<string>" : label;
   const std::string dir = label.empty() ? "" : std::filesystem::path(label).parent_path().string();
-  const MjcfSource source = expand_mjcf_includes(xml, name, dir);
+  const MjcfSource source = expand_mjcf_includes(xml, name, dir, options.max_expanded_bytes);
   Parser parser(source, warnings, options);
   return parser.parse(source.text);
 }

@@ -50,6 +50,7 @@
 // until unique); file references cannot use them. Structural problems throw MjcfError.
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -77,6 +78,10 @@ struct MjcfLoadOptions {
   // stops the load (MjcfError). true: it is ignored, warned about and listed in
   // Model::ignored_features (io/mjcf_support.cpp classifies every feature).
   bool allow_unsupported = false;
+  // The most XML that <include> and <replicate> may expand the model to; a
+  // larger expansion is refused at the <replicate>. The fuzz target lowers it
+  // so that one input's time stays bounded (docs/testing.md, Fuzzing).
+  size_t max_expanded_bytes = size_t(1) << 28;  // 256 MiB
 };
 
 // Loads and validates a model. Warnings go to `warnings` when given, else to stderr.

@@ -321,9 +321,13 @@ bool read_numbers(const char* text, Real* out, int n) {
 // holding the pose T^i (T = offset, euler; each replica relative to the
 // previous, as MuJoCo), which io/mjcf_frames.cpp folds and whose suffix it
 // appends to the names inside. Text copies keep each copy's file and line.
-void expand_replicates(MjcfSource& source) {
-  constexpr size_t kMaxText = size_t(1) << 28;  // 256 MiB of expanded XML: refuse beyond
-  while (source.text.find("<replicate") != std::string::npos) {
+void expand_replicates(MjcfSource& source, size_t max_bytes) {
+  const auto is_replicate = [](const Tag& t) { return t.name == "replicate"; };
+  // Tags, not text: "<replicate" inside a comment or CDATA is no element, and
+  // each pass must expand at least one element or the loop would never end.
+  while (true) {
+    const std::vector<Tag> tags = scan_tags(source.text);
+    if (std::none_of(tags.begin(), tags.end(), is_replicate)) return;
     {
       tinyxml2::XMLDocument check;  // malformed XML: left for the reader to report at its line
       if (check.Parse(source.text.data(), source.text.size()) != tinyxml2::XML_SUCCESS) return;
@@ -353,7 +357,6 @@ void expand_replicates(MjcfSource& source) {
         }
     }
     if (seq.size() != 3) seq = "xyz";  // the reader reports a bad eulerseq itself
-    const std::vector<Tag> tags = scan_tags(in.text);
     Mapped out;
     size_t done = 0;
     int depth = 0;
@@ -362,6 +365,7 @@ void expand_replicates(MjcfSource& source) {
       if (tag.name != "replicate") continue;
       if (!tag.closing && !tag.self_closing && depth++ == 0) open = &tag;
       if (tag.self_closing && depth == 0) fail(tag.begin, "<replicate> is empty: nothing to replicate");
+      if (tag.closing && depth == 0) fail(tag.begin, "</replicate> without its <replicate>");
       if (!tag.closing || --depth != 0) continue;
       // Attributes of the outermost replicate: parse its start tag alone.
       std::string start = in.text.substr(open->begin, open->end - open->begin);
@@ -386,8 +390,9 @@ void expand_replicates(MjcfSource& source) {
       const std::string sep = r->Attribute("sep") ? r->Attribute("sep") : "";
       const size_t inner = tag.begin - open->end;
       if (static_cast<double>(count) * static_cast<double>(inner + 200) + static_cast<double>(in.text.size()) >
-          static_cast<double>(kMaxText))
-        fail(open->begin, "<replicate> count=" + std::to_string(count) + " expands past 256 MiB of XML");
+          static_cast<double>(max_bytes))
+        fail(open->begin, "<replicate> count=" + std::to_string(count) + " expands the model past " +
+                              std::to_string(max_bytes) + " bytes of XML (MjcfLoadOptions::max_expanded_bytes)");
       Quat step = Quat::Identity();
       for (int i = 0; i < 3; ++i) {
         const char c = seq[i];
@@ -419,6 +424,7 @@ void expand_replicates(MjcfSource& source) {
       out.newline();
       done = tag.end;
     }
+    if (depth != 0) fail(open->begin, "<replicate> without its </replicate>");
     out.append(in, done, in.text.size());
     source.text = std::move(out.text);
     source.lines = std::move(out.lines);
@@ -427,7 +433,8 @@ void expand_replicates(MjcfSource& source) {
 
 }  // namespace
 
-MjcfSource expand_mjcf_includes(const std::string& text, const std::string& label, const std::string& model_dir) {
+MjcfSource expand_mjcf_includes(const std::string& text, const std::string& label, const std::string& model_dir,
+                                size_t max_bytes) {
   MjcfSource source;
   source.files.push_back(label);
   source.model_dir = model_dir;
@@ -436,14 +443,14 @@ MjcfSource expand_mjcf_includes(const std::string& text, const std::string& labe
     const int n = 1 + static_cast<int>(std::count(text.begin(), text.end(), '\n'));
     source.lines.reserve(n);
     for (int k = 1; k <= n; ++k) source.lines.push_back(MjcfSourceLine{0, k});
-    expand_replicates(source);
+    expand_replicates(source, max_bytes);
     return source;
   }
   Expander expander(source);
   Mapped m = expander.expand(0, text, false);
   source.text = std::move(m.text);
   source.lines = std::move(m.lines);
-  expand_replicates(source);
+  expand_replicates(source, max_bytes);
   return source;
 }
 

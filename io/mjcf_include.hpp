@@ -17,6 +17,7 @@
 // a line of the merged text comes from exactly one file line.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -42,7 +43,9 @@ struct MjcfSource {
 // includes, which are resolved against `model_dir` (empty: the current
 // directory), then expands <replicate>s. Throws MjcfError naming the file and
 // line of the offending <include> (missing file, cycle, repeated file, empty
-// file, malformed XML) or <replicate> (bad count, offset, euler; too large).
-MjcfSource expand_mjcf_includes(const std::string& text, const std::string& label, const std::string& model_dir);
+// file, malformed XML) or <replicate> (bad count, offset, euler; unpaired tags;
+// an expansion past `max_bytes` of XML).
+MjcfSource expand_mjcf_includes(const std::string& text, const std::string& label, const std::string& model_dir,
+                                size_t max_bytes = size_t(1) << 28);
 
 }  // namespace contactlab

@@ -139,3 +139,29 @@ TEST_CASE("mjcf frames: an error inside a replica names the original line") {
     CHECK(std::string(e.what()).find("positive integer 'count'") != std::string::npos);
   }
 }
+
+TEST_CASE("mjcf frames: replicate tags in comments, unpaired, or past the expansion bound end the load") {
+  // "<replicate" in a comment is no element: the model loads as written (this
+  // once looped for ever, as did the fuzz input in tests/data/fuzz_regressions/mjcf/).
+  const Model commented = load("<worldbody>\n<!-- <replicate count=\"2\"> -->\n"
+                               "<body name=\"b\"><freejoint/><geom size=\"0.1\"/></body>\n</worldbody>");
+  CHECK(commented.bodies.size() == 1);
+  // A stray end tag is refused, by the expansion or by the XML reader.
+  CHECK_THROWS_AS(load("<worldbody>\n<body><geom size=\"0.1\"/></replicate></body>\n</worldbody>"), MjcfError);
+  // The bound of MjcfLoadOptions::max_expanded_bytes, named in the message.
+  MjcfLoadOptions options;
+  options.max_expanded_bytes = 4000;
+  const std::string xml =
+      "<mujoco>\n<worldbody>\n<replicate count=\"100\" offset=\"1 0 0\">\n"
+      "<body><freejoint/><geom size=\"0.1\"/></body>\n</replicate>\n</worldbody>\n</mujoco>";
+  try {
+    std::vector<std::string> warnings;
+    (void)load_mjcf_string(xml, "big.xml", options, &warnings);
+    FAIL("expected MjcfError");
+  } catch (const MjcfError& e) {
+    CHECK(e.line() == 3);
+    CHECK(std::string(e.what()).find("max_expanded_bytes") != std::string::npos);
+  }
+  std::vector<std::string> warnings;
+  CHECK(load_mjcf_string(xml, "big.xml", &warnings).bodies.size() == 100);  // under the default bound
+}
