@@ -39,15 +39,38 @@ Real parse_number(const std::string& text, const std::string& term, const char* 
   return v;
 }
 
-int parse_body(const std::string& name, const Model& model, const std::string& term) {
-  const int b = model.find_body(name);
-  if (b < 0) throw std::invalid_argument("loss term '" + term + "': unknown body '" + name + "'");
-  return b;
+// BODY, or site.NAME (a body of that full name first).
+void parse_point(const std::string& name, const Model& model, const std::string& term, LossTerm& t) {
+  t.body = model.find_body(name);
+  if (t.body >= 0) return;
+  if (name.rfind("site.", 0) == 0) {
+    t.site = model.find_site(name.substr(5));
+    if (t.site < 0) throw std::invalid_argument("loss term '" + term + "': unknown site '" + name.substr(5) + "'");
+    t.body = model.sites[t.site].body;
+    t.point_B = model.sites[t.site].pos_B;
+    return;
+  }
+  throw std::invalid_argument("loss term '" + term + "': unknown body '" + name + "'");
 }
 
-// d(origin)/d(state) pieces: a = R c with c the COM in the body frame, so the
-// origin is x - a and moves by dx + a x dθ.
-Vec3 com_offset_W(const Model& model, const Data& data, int b) { return data.q_WB[b] * model.bodies[b].com_B; }
+// d(point)/d(state) pieces: a = R (c - s) with c the COM and s the point in
+// the body frame, so the point is x - a and moves by dx + a x dθ.
+Vec3 com_offset_W(const Data& data, const Model& model, const LossTerm& t) {
+  return data.q_WB[t.body] * (model.bodies[t.body].com_B - t.point_B);
+}
+
+// The point's position and velocity, and its body's angular velocity.
+void point_state(const Model& model, const Data& data, const LossTerm& t, Vec3& p, Vec3& v, Vec3& w) {
+  if (t.body < 0) {  // a site on the world
+    p = t.point_B;
+    v = w = Vec3::Zero();
+    return;
+  }
+  const Vec3 a = com_offset_W(data, model, t);
+  w = data.w_W[t.body];
+  p = data.x_W[t.body] - a;
+  v = data.v_W[t.body] - w.cross(a);
+}
 
 }  // namespace
 
@@ -74,7 +97,7 @@ Loss Loss::parse(const std::string& spec, const Model& model) {
       const auto dot = rest.rfind('.');
       if (dot == std::string::npos) throw std::invalid_argument("loss term '" + raw + "': expected final:BODY.FIELD");
       t.kind = LossTerm::Kind::Final;
-      t.body = parse_body(rest.substr(0, dot), model, raw);
+      parse_point(rest.substr(0, dot), model, raw, t);
       t.field = state_field_index(rest.substr(dot + 1));
       if (t.field < 0)
         throw std::invalid_argument("loss term '" + raw + "': unknown field '" + rest.substr(dot + 1) +
@@ -84,7 +107,7 @@ Loss Loss::parse(const std::string& spec, const Model& model) {
       const auto marker = rest.find(".pos=");
       if (marker == std::string::npos) throw std::invalid_argument("loss term '" + raw + "': expected sumsq:BODY.pos=X,Y,Z");
       t.kind = LossTerm::Kind::SumSq;
-      t.body = parse_body(rest.substr(0, marker), model, raw);
+      parse_point(rest.substr(0, marker), model, raw, t);
       std::string xyz = rest.substr(marker + 5);
       for (int k = 0; k < 3; ++k) {
         const auto comma = xyz.find(',');
@@ -104,15 +127,14 @@ Loss Loss::parse(const std::string& spec, const Model& model) {
 Real Loss::value(const Model& model, const Data& data) const {
   Real total = 0;
   for (const LossTerm& t : terms_) {
+    Vec3 p, v, w;
+    point_state(model, data, t, p, v, w);
     if (t.kind == LossTerm::Kind::SumSq) {
-      total += t.scale * (data.origin_position(model, t.body) - t.target).squaredNorm();
+      total += t.scale * (p - t.target).squaredNorm();
       continue;
     }
     const int group = t.field / 3, k = t.field % 3;
-    const Vec3 value = group == 0   ? data.origin_position(model, t.body)
-                       : group == 1 ? data.origin_velocity(model, t.body)
-                                    : data.w_W[t.body];
-    total += t.scale * value[k];
+    total += t.scale * (group == 0 ? p : group == 1 ? v : w)[k];
   }
   return total;
 }
@@ -120,21 +142,22 @@ Real Loss::value(const Model& model, const Data& data) const {
 void Loss::add_gradient(const Model& model, const Data& data, std::vector<BodyCotangent>& out) const {
   out.resize(model.num_bodies());
   for (const LossTerm& t : terms_) {
+    if (t.body < 0) continue;  // a site on the world does not move
     BodyCotangent& g = out[t.body];
-    const Vec3 a = com_offset_W(model, data, t.body);
+    const Vec3 a = com_offset_W(data, model, t);
     Vec3 p_bar = Vec3::Zero(), vo_bar = Vec3::Zero();
     if (t.kind == LossTerm::Kind::SumSq) {
-      p_bar = 2 * t.scale * (data.origin_position(model, t.body) - t.target);
+      p_bar = 2 * t.scale * (data.x_W[t.body] - a - t.target);
     } else {
       const int group = t.field / 3, k = t.field % 3;
       if (group == 0) p_bar[k] = t.scale;
       else if (group == 1) vo_bar[k] = t.scale;
       else g.w[k] += t.scale;
     }
-    // origin p = x - a, dp = dx + a x dθ
+    // point p = x - a, dp = dx + a x dθ
     g.x += p_bar;
     g.theta += p_bar.cross(a);
-    // origin velocity v_o = v - w x a, dv_o = dv + a x dw - ((w.a) I - a w^T) dθ
+    // point velocity v_o = v - w x a, dv_o = dv + a x dw - ((w.a) I - a w^T) dθ
     const Vec3& w = data.w_W[t.body];
     g.v += vo_bar;
     g.w += vo_bar.cross(a);

@@ -5,6 +5,10 @@
 //                             trajectory CSV reports them: the body frame's
 //                             origin, its velocity, the world angular velocity
 //   sumsq:BODY.pos=X,Y,Z      squared distance of the origin to a target
+//   final:site.NAME.FIELD,    the same for a site (MJCF <site>, Model::sites):
+//   sumsq:site.NAME.pos=...   its point, that point's velocity, its body's
+//                             angular velocity. A body named "site.NAME"
+//                             takes precedence over the site NAME.
 //   2.5*final:box.px          a scaled term (the scale may be negative, 1e+3 ok)
 // Parse errors name the term and what was expected (std::invalid_argument).
 #pragma once
@@ -22,7 +26,9 @@ struct LossTerm {
   enum class Kind { Final, SumSq };
   Kind kind = Kind::Final;
   Real scale = 1;
-  int body = -1;
+  int body = -1;               // -1: a site on the world (a constant)
+  int site = -1;               // the site named, or -1 for the body's origin
+  Vec3 point_B = Vec3::Zero(); // the point in the body frame: its origin, or the site
   int field = 0;               // Final: 0..8 for px..wz
   Vec3 target = Vec3::Zero();  // SumSq
   std::string text;            // as written

@@ -110,6 +110,13 @@ int run_command(const RunRequest& rq) {
               << ',' << q.w() << ',' << q.x() << ',' << q.y() << ',' << q.z() << ',' << v.x() << ',' << v.y() << ','
               << v.z() << ',' << w.x() << ',' << w.y() << ',' << w.z() << '\n';
       }
+      for (int i = 0; i < static_cast<int>(m.sites.size()); ++i) {  // after the bodies: "site.NAME" rows
+        const SiteState st = site_state(m, d, i);
+        *traj << d.step << ',' << d.time << ",site." << m.sites[i].name << ',' << st.p.x() << ',' << st.p.y() << ','
+              << st.p.z() << ',' << st.q.w() << ',' << st.q.x() << ',' << st.q.y() << ',' << st.q.z() << ','
+              << st.v.x() << ',' << st.v.y() << ',' << st.v.z() << ',' << st.w.x() << ',' << st.w.y() << ','
+              << st.w.z() << '\n';
+      }
     };
 
     Progress progress(steps, !rq.quiet);
@@ -202,6 +209,11 @@ int run_command(const RunRequest& rq) {
       for (int b = 0; b < m.num_bodies(); ++b) {
         const Vec3 p = sim.data().origin_position(m, b);
         js << (b ? ", " : "") << "\"" << m.bodies[b].name << "\": [" << p.x() << ", " << p.y() << ", " << p.z() << "]";
+      }
+      js << "}, \"final_sites\": {";
+      for (int i = 0; i < static_cast<int>(m.sites.size()); ++i) {
+        const Vec3 p = site_state(m, sim.data(), i).p;
+        js << (i ? ", " : "") << json_string(m.sites[i].name) << ": [" << p.x() << ", " << p.y() << ", " << p.z() << "]";
       }
       js << "}}";
       std::cout << js.str() << std::endl;

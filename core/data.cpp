@@ -42,6 +42,22 @@ Vec3 Data::origin_velocity(const Model& model, int body) const {
   return v_W[body] + w_W[body].cross(origin_position(model, body) - x_W[body]);
 }
 
+SiteState site_state(const Model& model, const Data& data, int site) {
+  const Site& s = model.sites[site];
+  SiteState out;
+  if (s.body < 0) {  // on the world: fixed
+    out.p = s.pos_B;
+    out.q = s.quat_BS;
+    return out;
+  }
+  const Vec3 r = data.q_WB[s.body] * (s.pos_B - model.bodies[s.body].com_B);  // COM to the site
+  out.p = data.x_W[s.body] + r;
+  out.q = (data.q_WB[s.body] * s.quat_BS).normalized();
+  out.w = data.w_W[s.body];
+  out.v = data.v_W[s.body] + out.w.cross(r);
+  return out;
+}
+
 namespace {
 
 Quat read_quat(const std::vector<Real>& q, int adr, const char* what) {
@@ -63,7 +79,10 @@ void set_generalized_state(const Model& model, const std::vector<Real>& qpos_in,
   if (!qvel_in.empty() && static_cast<int>(qvel_in.size()) != model.nv)
     throw std::invalid_argument("set_generalized_state: qvel has " + std::to_string(qvel_in.size()) +
                                 " entries, the model has nv = " + std::to_string(model.nv));
-  const std::vector<Real> qpos = qpos_in.empty() ? reference_qpos(model) : qpos_in;
+  // Hinge and slide coordinates less their ref: the motion from the model's pose.
+  std::vector<Real> qpos = qpos_in.empty() ? reference_qpos(model) : qpos_in;
+  for (const Joint& j : model.joints)
+    if (j.type == JointType::Hinge || j.type == JointType::Slide) qpos[j.qpos_adr] -= j.ref;
   const std::vector<Real> qvel = qvel_in.empty() ? std::vector<Real>(model.nv, 0.0) : qvel_in;
 
   const int nb = model.num_bodies();

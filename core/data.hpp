@@ -88,4 +88,12 @@ void set_generalized_state(const Model& model, const std::vector<Real>& qpos, co
 // Pose of a geom in the world for the current state.
 void geom_world_pose(const Model& model, const Data& data, int geom, Vec3& pos_W, Mat3& R_WG);
 
+// A site's point, axes, point velocity and its body's angular velocity, in
+// the world frame (what the trajectory CSV reports on its "site.NAME" rows).
+struct SiteState {
+  Vec3 p = Vec3::Zero(), v = Vec3::Zero(), w = Vec3::Zero();
+  Quat q = Quat::Identity();
+};
+SiteState site_state(const Model& model, const Data& data, int site);
+
 }  // namespace contactlab

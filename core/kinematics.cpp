@@ -26,6 +26,8 @@ std::vector<Real> reference_qpos(const Model& model) {
       qpos[j.qpos_adr + 6] = b.quat0_WB.z();
     } else if (j.type == JointType::Ball) {
       qpos[j.qpos_adr] = 1;
+    } else if (j.type == JointType::Hinge || j.type == JointType::Slide) {
+      qpos[j.qpos_adr] = j.ref;
     }
   }
   return qpos;
@@ -76,10 +78,13 @@ const Joint& scalar_joint(const Model& model, int joint, const char* fn) {
 
 }  // namespace
 
+namespace {
+
+// The motion from the model's pose: hinge angle in (-pi, pi] or slide displacement.
 template <class T>
-T joint_position_t(const Model& model, const BodyStatesT<T>& s, int joint) {
+T joint_motion_t(const Model& model, const BodyStatesT<T>& s, int joint) {
   using std::atan2;
-  const Joint& j = scalar_joint(model, joint, "joint_position");
+  const Joint& j = model.joints[joint];
   if (is_compound(model, joint)) return compound_joint_position_t<T>(model, s, joint);
   const BodyState<T> p = body_state(model, s, j.parent), c = body_state(model, s, j.body);
   if (j.type == JointType::Hinge) {
@@ -89,6 +94,22 @@ T joint_position_t(const Model& model, const BodyStatesT<T>& s, int joint) {
   }
   const Vec3T<T> anchor_W = c.origin + c.q * j.anchor_B.template cast<T>();
   return (p.q.conjugate() * (anchor_W - p.origin) - j.anchor_parent.template cast<T>()).dot(j.axis_parent.template cast<T>());
+}
+
+}  // namespace
+
+template <class T>
+T joint_position_t(const Model& model, const BodyStatesT<T>& s, int joint) {
+  const Joint& j = scalar_joint(model, joint, "joint_position");
+  T q = joint_motion_t<T>(model, s, joint);
+  if (j.ref == 0) return q;
+  q = q + T(j.ref);
+  // A hinge's coordinate is known modulo 2 pi: MuJoCo's ranges are about 0.
+  if (j.type == JointType::Hinge) {
+    if (q > T(kPi)) q = q - T(2 * kPi);
+    else if (q <= T(-kPi)) q = q + T(2 * kPi);
+  }
+  return q;
 }
 
 template <class T>

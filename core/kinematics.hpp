@@ -51,11 +51,12 @@ template <class T>
 T joint_velocity_t(const Model& model, const BodyStatesT<T>& s, int joint);
 
 // qpos at the reference configuration: free joints at their body's pose,
-// ball joints at identity, hinge/slide at 0.  Size model.nq.
+// ball joints at identity, hinge/slide at their ref (MJCF, default 0).  Size model.nq.
 std::vector<Real> reference_qpos(const Model& model);
 
 // Hinge angle in (-pi, pi] (angles are only known modulo 2 pi from a pose) or
-// slide displacement, from the bodies' relative pose. Only the component about
+// slide displacement, from the bodies' relative pose, plus the joint's ref
+// (MuJoCo's qpos; a hinge's sum wrapped to (-pi, pi] again). Only the component about
 // / along the axis is read, so a violated joint still gives a coordinate.
 // Throws std::invalid_argument for other joint types.
 Real joint_position(const Model& model, const Data& data, int joint);

@@ -83,6 +83,7 @@ bool unit(const Quat& q) { return q.coeffs().allFinite() && std::abs(q.norm() - 
 
 int Model::find_body(const std::string& name) const { return find_named(bodies, name); }
 int Model::find_geom(const std::string& name) const { return find_named(geoms, name); }
+int Model::find_site(const std::string& name) const { return find_named(sites, name); }
 int Model::find_joint(const std::string& name) const { return find_named(joints, name); }
 int Model::find_actuator(const std::string& name) const { return find_named(actuators, name); }
 
@@ -148,6 +149,15 @@ void Model::validate() const {
     if (const std::string why = inertia_triangle_violation(body.inertia_B); !why.empty()) invalid(what, why);
   }
 
+  for (int i = 0; i < static_cast<int>(sites.size()); ++i) {
+    const Site& site = sites[i];
+    const std::string what = label("site", i, site.name);
+    if (!body_ok(site.body)) invalid(what, "body id out of range");
+    if (!finite(site.pos_B)) invalid(what, "non-finite position");
+    bounded(what, "position", limits::kPosition, site.pos_B);
+    if (!unit(site.quat_BS)) invalid(what, "quat_BS is not a unit quaternion");
+  }
+
   for (int g = 0; g < ng; ++g) {
     const Geom& geom = geoms[g];
     const std::string what = label("geom", g, geom.name);
@@ -209,6 +219,8 @@ void Model::validate() const {
     if (!(std::isfinite(joint.stiffness) && joint.stiffness >= 0)) invalid(what, "stiffness must be finite and >= 0");
     bounded(what, "stiffness", limits::kGain, joint.stiffness);
     bounded(what, "springref", limits::kJointRange, joint.springref);
+    if (!std::isfinite(joint.ref)) invalid(what, "ref must be finite");
+    bounded(what, "ref", limits::kJointRange, joint.ref);
     if (joint.limited &&
         !(std::isfinite(joint.range_lo) && std::isfinite(joint.range_hi) && joint.range_lo <= joint.range_hi))
       invalid(what, "invalid range");
@@ -243,11 +255,17 @@ void Model::validate() const {
   for (int a = 0; a < na; ++a) {
     const Actuator& act = actuators[a];
     const std::string what = label("actuator", a, act.name);
-    if (!(act.joint >= 0 && act.joint < nj)) invalid(what, "joint id out of range");
-    const JointType t = joints[act.joint].type;
-    const bool ok =
-        t == JointType::Hinge || t == JointType::Slide || (t == JointType::Free && act.type == ActuatorType::Motor);
-    if (!ok) invalid(what, std::string("cannot act on a ") + to_string(t) + " joint");
+    if (act.tendon >= 0) {
+      if (act.tendon >= static_cast<int>(tendons.size())) invalid(what, "tendon id out of range");
+      if (act.joint != -1) invalid(what, "acts on a joint and a tendon");
+      if (act.type != ActuatorType::Motor) invalid(what, "only a motor can act on a tendon");
+    } else {
+      if (!(act.joint >= 0 && act.joint < nj)) invalid(what, "joint id out of range");
+      const JointType t = joints[act.joint].type;
+      const bool ok =
+          t == JointType::Hinge || t == JointType::Slide || (t == JointType::Free && act.type == ActuatorType::Motor);
+      if (!ok) invalid(what, std::string("cannot act on a ") + to_string(t) + " joint");
+    }
     if (!act.gear.allFinite() || !std::isfinite(act.kp) || !std::isfinite(act.kv))
       invalid(what, "non-finite gear or gains");
     for (int i = 0; i < 6; ++i) bounded(what, "gear", limits::kGear, act.gear[i]);

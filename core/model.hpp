@@ -48,6 +48,15 @@ struct Geom {
   Real margin = 0;                   // m, contacts are generated when the gap is below it
 };
 
+// A named point fixed in a body (MJCF <site>), for losses and output:
+// final:site.NAME.px, trajectory rows "site.NAME" (adjoints/loss.hpp, docs/cli.md).
+struct Site {
+  std::string name;
+  int body = -1;                     // owning body, -1 = world
+  Vec3 pos_B = Vec3::Zero();         // site frame origin in the body frame (world frame for body -1)
+  Quat quat_BS = Quat::Identity();   // site axes in body axes
+};
+
 struct Joint {
   std::string name;
   JointType type = JointType::Hinge;
@@ -61,6 +70,10 @@ struct Joint {
   Real armature = 0;                 // kg m^2 or kg
   // Spring toward springref (MJCF stiffness, springref): N m/rad or N/m; rad or m.
   Real stiffness = 0, springref = 0;
+  // MJCF ref (hinge, slide): the coordinate at the model's pose (qpos0). Joint
+  // coordinates (qpos, limits, springref, servo targets, tendon lengths) are
+  // MuJoCo's: ref plus the motion from that pose (hinges wrapped to (-pi, pi]).
+  Real ref = 0;
   int qpos_adr = 0, qvel_adr = 0;    // offsets into MJCF generalised coordinates
   // Reference configuration (qpos0): relative orientation parent->child and anchor on the parent.
   Quat rel_quat0 = Quat::Identity(); // R_parent^T R_child at qpos0
@@ -80,7 +93,10 @@ struct Equality {
 struct Actuator {
   std::string name;
   ActuatorType type = ActuatorType::Motor;
-  int joint = -1;                    // hinge or slide joint
+  int joint = -1;                    // hinge or slide joint (-1 with a tendon)
+  // A motor on a fixed tendon (MJCF tendon=, joint = -1): its force gear[0] u
+  // along the tendon acts on each of the tendon's joints times its coefficient.
+  int tendon = -1;
   // gear[0] scales a hinge/slide actuator; a motor on a free joint uses all six
   // entries (force along world x,y,z; torque about body x,y,z), as MuJoCo.
   Vec6 gear = (Vec6() << 1, 0, 0, 0, 0, 0).finished();
@@ -115,6 +131,7 @@ struct Model {
   ModelOptions options;
   std::vector<Body> bodies;
   std::vector<Geom> geoms;
+  std::vector<Site> sites;
   std::vector<Joint> joints;
   std::vector<Equality> equalities;
   std::vector<Tendon> tendons;                    // MJCF <tendon><fixed> (core/tendon.hpp)
@@ -135,6 +152,7 @@ struct Model {
   int num_bodies() const { return static_cast<int>(bodies.size()); }
   int find_body(const std::string& name) const;      // -1 if absent
   int find_geom(const std::string& name) const;
+  int find_site(const std::string& name) const;
   int find_joint(const std::string& name) const;
   int find_actuator(const std::string& name) const;
   Real restitution(int geom_a, int geom_b) const;

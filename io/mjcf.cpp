@@ -133,6 +133,7 @@ class Parser {
     });
     for (const XMLElement* el = root->FirstChildElement("worldbody"); el; el = el->NextSiblingElement("worldbody"))
       parse_worldbody(el);
+    apply_total_mass();
     // Internal welds go after the MJCF joints so that joint ids match MuJoCo's.
     model_.joints.insert(model_.joints.end(), welds_.begin(), welds_.end());
     for (const XMLElement* el = root->FirstChildElement("tendon"); el; el = el->NextSiblingElement("tendon"))
@@ -489,8 +490,13 @@ class Parser {
 
   void parse_compiler(const XMLElement* el) {
     check_attributes(el, {"angle", "eulerseq", "autolimits", "inertiafromgeom", "coordinate", "boundmass",
-                          "boundinertia", "meshdir", "assetdir"});
+                          "boundinertia", "meshdir", "assetdir", "settotalmass"});
     if (const Attr a = attr(el, "boundmass")) bound_mass_ = bounded(a, nonnegative(a, 0), limits::kMassValue);
+    if (const Attr a = attr(el, "settotalmass")) {  // > 0: on; MuJoCo's default -1 (and any value <= 0): off
+      total_mass_ = reals(a, 1, 1)[0];
+      if (total_mass_ > 0) bounded(a, total_mass_, limits::kMassValue);
+      total_mass_line_ = a.line;
+    }
     if (const Attr a = attr(el, "boundinertia")) bound_inertia_ = bounded(a, nonnegative(a, 0), limits::kInertia);
     if (const Attr a = attr(el, "meshdir")) mesh_dir_ = a.value;
     if (const Attr a = attr(el, "assetdir")) asset_dir_ = a.value;
@@ -550,6 +556,8 @@ class Parser {
     for (const XMLElement* c = el->FirstChildElement(); c; c = c->NextSiblingElement()) {
       if (is(c, "geom"))
         parse_geom(c, -1, nullptr);
+      else if (is(c, "site"))
+        parse_site(c, -1);
       else if (is(c, "joint") || is(c, "freejoint") || is(c, "inertial"))
         fail(c->GetLineNum(), std::string("<") + c->Name() + "> is not allowed in <worldbody>");
       else if (!is(c, "body"))
@@ -573,12 +581,14 @@ class Parser {
     const Frame self{body.pos0_W, body.quat0_WB};
     const std::string label = describe(el);
 
-    std::vector<const XMLElement*> joints, geoms, inertials, children;
+    std::vector<const XMLElement*> joints, geoms, sites, inertials, children;
     for (const XMLElement* c = el->FirstChildElement(); c; c = c->NextSiblingElement()) {
       if (is(c, "joint") || is(c, "freejoint"))
         joints.push_back(c);
       else if (is(c, "geom"))
         geoms.push_back(c);
+      else if (is(c, "site"))
+        sites.push_back(c);
       else if (is(c, "inertial"))
         inertials.push_back(c);
       else if (is(c, "body"))
@@ -612,6 +622,7 @@ class Parser {
 
     MassAccumulator from_geoms;
     for (const XMLElement* g : geoms) parse_geom(g, id, &from_geoms);
+    for (const XMLElement* c : sites) parse_site(c, id);
 
     MassProperties mp;
     int mass_line = el->GetLineNum();
@@ -648,6 +659,22 @@ class Parser {
     for (const XMLElement* c : children) parse_body(c, id, self, fixed);
   }
 
+  // compiler settotalmass, as MuJoCo: after every body's mass is known (and
+  // boundmass applied), all masses and inertias are scaled by one factor so
+  // that their sum, over every body (fixed ones too, as MuJoCo counts them),
+  // is the value given.
+  void apply_total_mass() {
+    if (!(total_mass_ > 0)) return;
+    Real sum = 0;
+    for (const Body& b : model_.bodies) sum += b.mass;
+    if (!(sum > 0)) fail(total_mass_line_, "compiler settotalmass=" + num(total_mass_) + ": the bodies have no mass to scale");
+    const Real scale = total_mass_ / sum;
+    for (Body& b : model_.bodies) {
+      b.mass *= scale;
+      b.inertia_B *= scale;
+    }
+  }
+
   // compiler boundmass / boundinertia, as MuJoCo: a lower bound on the mass
   // and on each principal moment (the inertia's axes are kept).
   void apply_compiler_bounds(MassProperties& mp) const {
@@ -675,7 +702,7 @@ class Parser {
       j.type = JointType::Free;
     } else {
       check_attributes(el, {"name", "type", "pos", "axis", "range", "limited", "damping", "armature", "stiffness",
-                            "springref", "frictionloss"});
+                            "springref", "frictionloss", "ref"});
       if (const Attr t = attr(el, "type")) {
         static const JointType types[] = {JointType::Hinge, JointType::Slide, JointType::Ball, JointType::Free};
         j.type = types[keyword(t, {"hinge", "slide", "ball", "free"})];
@@ -756,6 +783,32 @@ class Parser {
       fail(k.line, label + ": stiffness is supported on hinge and slide joints only");
     const Real scale = j.type == JointType::Hinge ? angle_scale() : 1.0;
     j.springref = bounded(ref, real(ref, 0) * scale, limits::kJointRange);
+    // ref: the coordinate at the model's pose; MuJoCo uses it on hinges and slides only.
+    if (const Attr r = attr(el, "ref"); r && (j.type == JointType::Hinge || j.type == JointType::Slide))
+      j.ref = bounded(r, real(r, 0) * scale, limits::kJointRange);
+  }
+
+  // A site is a named point with axes (its type and size are visual). With
+  // fromto, MuJoCo puts it at the midpoint with z along the segment.
+  void parse_site(const XMLElement* el, int body) {
+    check_attributes(el, {"name", "type", "size", "fromto", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis"});
+    register_name(site_names_, el, static_cast<int>(model_.sites.size()), "site");
+    Site site;
+    site.name = attr(el, "name") ? attr(el, "name").value : "";
+    site.body = body;
+    if (const Attr size = attr(el, "size")) bounded(size, reals(size, 1, 3), limits::kMargin);
+    if (const Attr fromto = attr(el, "fromto")) {
+      const std::vector<Real> v = bounded(fromto, reals(fromto, 6, 6), limits::kPosition);
+      const Vec3 a(v[0], v[1], v[2]), b(v[3], v[4], v[5]);
+      if ((b - a).norm() < 1e-10) fail(fromto.line, describe(el) + ": fromto has zero length");
+      site.pos_B = 0.5 * (a + b);
+      site.quat_BS = z_to((a - b).normalized());
+    } else {
+      const Attr pos = attr(el, "pos");
+      site.pos_B = bounded(pos, vec3(pos), limits::kPosition);
+      site.quat_BS = orientation(el);
+    }
+    model_.sites.push_back(site);
   }
 
   void parse_geom(const XMLElement* el, int body, MassAccumulator* acc) {
@@ -1088,10 +1141,14 @@ class Parser {
     Actuator a;
     Real force_gain = 1;  // actuator force per unit control of a motor (a <general>'s gainprm[0])
     const std::string label = describe(el);
-    for (const char* t : {"tendon", "site", "jointinparent", "body", "cranksite", "slidersite"})
-      if (attr(el, t)) fail(el->GetLineNum(), label + ": only joint transmissions are supported (found '" + t + "')");
+    for (const char* t : {"site", "jointinparent", "body", "cranksite", "slidersite"})
+      if (attr(el, t))
+        fail(el->GetLineNum(), label + ": only joint and fixed-tendon transmissions are supported (found '" + t + "')");
+    if (attr(el, "tendon") && !is(el, "motor") && !is(el, "general"))
+      fail(el->GetLineNum(), label + ": only a motor (or a motor-like <general>) can act on a tendon");
     if (is(el, "motor")) {
-      check_attributes(el, {"name", "joint", "gear", "ctrlrange", "ctrllimited", "forcerange", "forcelimited"});
+      check_attributes(el, {"name", "joint", "tendon", "gear", "ctrlrange", "ctrllimited", "forcerange",
+                            "forcelimited"});
       a.type = ActuatorType::Motor;
     } else if (is(el, "position")) {
       check_attributes(el, {"name", "joint", "gear", "ctrlrange", "ctrllimited", "forcerange", "forcelimited", "kp",
@@ -1104,14 +1161,27 @@ class Parser {
       a.type = ActuatorType::Velocity;
       a.kp = bounded(attr(el, "kv"), real(attr(el, "kv"), 1.0), limits::kGain);  // Actuator::kp holds the velocity gain
     } else {  // <general> (parse_actuator_section)
-      check_attributes(el, {"name", "joint", "gear", "ctrlrange", "ctrllimited", "forcerange", "forcelimited",
-                            "dyntype", "gaintype", "biastype", "dynprm", "gainprm", "biasprm"});
+      check_attributes(el, {"name", "joint", "tendon", "gear", "ctrlrange", "ctrllimited", "forcerange",
+                            "forcelimited", "dyntype", "gaintype", "biastype", "dynprm", "gainprm", "biasprm"});
       force_gain = general_as_servo(el, a);
     }
+    if (attr(el, "tendon") && a.type != ActuatorType::Motor)
+      fail(el->GetLineNum(), label + ": only a motor (or a motor-like <general>) can act on a tendon");
     const int id = static_cast<int>(model_.actuators.size());
     register_name(actuator_names_, el, id, "actuator");
     a.name = attr(el, "name") ? attr(el, "name").value : "";
 
+    if (const Attr ta = attr(el, "tendon")) {
+      if (attr(el, "joint")) fail(ta.line, label + " names both a joint and a tendon");
+      const auto t = tendon_names_.find(ta.value);
+      if (t == tendon_names_.end()) fail(ta.line, where(ta) + ": unknown tendon '" + ta.value + "'");
+      if (t->second < 0)
+        fail(ta.line, label + ": tendon '" + ta.value + "' is spatial; only fixed tendons can carry an actuator");
+      a.tendon = t->second;
+      a.joint = -1;
+      finish_actuator(el, a, force_gain);
+      return;
+    }
     const Attr ja = require(el, "joint");
     const auto it = joint_names_.find(ja.value);
     if (it == joint_names_.end()) fail(ja.line, where(ja) + ": unknown joint '" + ja.value + "'");
@@ -1120,7 +1190,12 @@ class Parser {
     if (jt == JointType::Ball) fail(el->GetLineNum(), label + ": actuators on ball joints are not supported");
     if (jt == JointType::Free && a.type != ActuatorType::Motor)
       fail(el->GetLineNum(), label + ": only a <motor> (6-number gear) can drive a free joint");
+    finish_actuator(el, a, force_gain);
+  }
 
+  // gear, ctrlrange, forcerange; then the actuator is added.
+  void finish_actuator(const XMLElement* el, Actuator& a, Real force_gain) {
+    const std::string label = describe(el);
     if (const Attr g = attr(el, "gear")) {
       const std::vector<Real> v = bounded(g, reals(g, 1, 6), limits::kGear);
       a.gear.setZero();
@@ -1191,7 +1266,6 @@ class Parser {
       add_joint_bodies(it->second, bodies);
     }
     if (t.terms.empty()) fail(el->GetLineNum(), label + " has no <joint>");
-    check_two_bodies(el, label, bodies);
     const Attr range = attr(el, "range");
     t.limited = limited(attr(el, "limited"), bool(range));
     if (range) {
@@ -1205,6 +1279,9 @@ class Parser {
     }
     t.stiffness = bounded(attr(el, "stiffness"), nonnegative(attr(el, "stiffness"), 0), limits::kGain);
     t.damping = bounded(attr(el, "damping"), nonnegative(attr(el, "damping"), 0), limits::kGain);
+    // Only a tendon with a limit, spring or damper is a constraint row (an
+    // actuator's force on it, or an equality, is not this tendon's row).
+    if (t.limited || t.stiffness > 0 || t.damping > 0) check_two_bodies(el, label, bodies);
     // MuJoCo: a negative springlength (the default -1) is the length at the joints' springref.
     const Attr sl = attr(el, "springlength");
     t.springlength = bounded(sl, real(sl, -1), limits::kJointRange);
@@ -1469,12 +1546,14 @@ class Parser {
   std::set<std::string> warned_;
   Model model_;
   std::vector<Joint> welds_;
-  std::map<std::string, int> body_names_, geom_names_, joint_names_, actuator_names_, equality_names_, key_names_;
+  std::map<std::string, int> body_names_, geom_names_, site_names_, joint_names_, actuator_names_, equality_names_, key_names_;
   MjcfFlags flags_;
   std::vector<GeomContactSettings> contact_settings_;  // one per geom
   MjcfAssets assets_;
   std::map<std::string, int> mesh_names_, hfield_names_;
   Real bound_mass_ = 0, bound_inertia_ = 0;  // compiler boundmass / boundinertia
+  Real total_mass_ = -1;                      // compiler settotalmass (> 0: on)
+  int total_mass_line_ = 0;
   std::string mesh_dir_, asset_dir_;         // compiler meshdir / assetdir
   std::map<std::string, int> tendon_names_;  // ignored (spatial) tendons have negative ids
   std::set<int> ignored_tendons_;

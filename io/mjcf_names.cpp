@@ -28,6 +28,7 @@ void name_unnamed(Model& model) {
   const auto never = [](const auto&) { return false; };
   name_items(model.bodies, "body", never);
   name_items(model.geoms, "geom", never);
+  name_items(model.sites, "site", never);
   name_items(model.joints, "joint", [](const Joint& j) { return j.type == JointType::Weld; });
   name_items(model.actuators, "actuator", never);
   name_items(model.equalities, "equality", never);

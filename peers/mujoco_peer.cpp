@@ -85,6 +85,22 @@ void MujocoPeer::reset(const std::string& keyframe) {
   mj_forward(m, d);
 }
 
+void MujocoPeer::set_generalized_state(const std::vector<double>& qpos, const std::vector<double>& qvel) {
+  mjModel* m = impl_->m;
+  mjData* d = impl_->d;
+  if (qpos.size() != static_cast<size_t>(m->nq) || qvel.size() != static_cast<size_t>(m->nv))
+    throw std::invalid_argument("MuJoCo: qpos/qvel of sizes " + std::to_string(qpos.size()) + "/" +
+                                std::to_string(qvel.size()) + " for a model with nq = " + std::to_string(m->nq) +
+                                ", nv = " + std::to_string(m->nv));
+  for (double v : qpos)
+    if (!std::isfinite(v)) throw std::invalid_argument("MuJoCo: qpos is not finite");
+  for (double v : qvel)
+    if (!std::isfinite(v)) throw std::invalid_argument("MuJoCo: qvel is not finite");
+  for (int i = 0; i < m->nq; ++i) d->qpos[i] = qpos[i];
+  for (int i = 0; i < m->nv; ++i) d->qvel[i] = qvel[i];
+  mj_forward(m, d);
+}
+
 void MujocoPeer::step(const std::vector<double>& ctrl) {
   mjModel* m = impl_->m;
   mjData* d = impl_->d;

@@ -37,6 +37,10 @@ class MujocoPeer final : public PeerEngine {
   // The named keyframe, else the file's first keyframe, else qpos0 at rest
   // (as Simulation::reset). Throws for an unknown keyframe.
   void reset(const std::string& keyframe = "") override;
+  // Sets MuJoCo's qpos and qvel (its own layout, which contactlab's
+  // generalised coordinates follow: core/kinematics.hpp) and runs mj_forward.
+  // Throws std::invalid_argument for a size other than nq / nv or a non-finite value.
+  void set_generalized_state(const std::vector<double>& qpos, const std::vector<double>& qvel);
   // One MuJoCo step with contactlab's controls (per contactlab actuator;
   // MuJoCo clamps to ctrlrange itself). Throws std::runtime_error when MuJoCo
   // reports an unstable simulation or the state turns non-finite.

@@ -18,6 +18,7 @@ std::string MujocoPeer::integrator() const { return ""; }
 double MujocoPeer::timestep() const { return 0; }
 void MujocoPeer::set_timestep(double) {}
 void MujocoPeer::reset(const std::string&) {}
+void MujocoPeer::set_generalized_state(const std::vector<double>&, const std::vector<double>&) {}
 void MujocoPeer::step(const std::vector<double>&) {}
 void MujocoPeer::read_state(Data&) const {}
 int MujocoPeer::num_contacts() const { return 0; }

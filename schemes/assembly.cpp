@@ -161,6 +161,35 @@ void detect_contacts_all_pairs(const Model& model, Data& data, Real margin) {
   collide_candidate_pairs(model, data, margin);
 }
 
+namespace {
+
+// A generalised force tau on a hinge or slide joint (N m or N), as equal and
+// opposite wrenches on its child and parent (world frame).
+template <class T>
+void add_joint_force_t(const Model& model, const BodyStatesT<T>& s, int joint, const T& tau, std::vector<T>& wrench) {
+  if (is_compound(model, joint)) {
+    add_compound_joint_force_t<T>(model, s, joint, tau, wrench);
+    return;
+  }
+  const Joint& jt = model.joints[joint];
+  const int c = jt.body, par = jt.parent;
+  const Vec3T<T> axis_W = body_rotation_t(s, par) * jt.axis_parent.template cast<T>();
+  if (jt.type == JointType::Hinge) {
+    Eigen::Map<Vec3T<T>>(&wrench[6 * c + 3]) += tau * axis_W;
+    if (par >= 0) Eigen::Map<Vec3T<T>>(&wrench[6 * par + 3]) -= tau * axis_W;
+  } else if (jt.type == JointType::Slide) {
+    const Vec3T<T> anchor = body_point_t(model, s, c, jt.anchor_B);
+    Eigen::Map<Vec3T<T>>(&wrench[6 * c]) += tau * axis_W;
+    Eigen::Map<Vec3T<T>>(&wrench[6 * c + 3]) += (anchor - s.x[c]).cross(tau * axis_W);
+    if (par >= 0) {
+      Eigen::Map<Vec3T<T>>(&wrench[6 * par]) -= tau * axis_W;
+      Eigen::Map<Vec3T<T>>(&wrench[6 * par + 3]) -= (anchor - s.x[par]).cross(tau * axis_W);
+    }
+  }
+}
+
+}  // namespace
+
 template <class T>
 void free_velocity_t(const Model& model, const BodyStatesT<T>& s, const std::vector<T>& ctrl, Real h, bool gyroscopic,
                      FreeVelocityT<T>& out) {
@@ -175,32 +204,21 @@ void free_velocity_t(const Model& model, const BodyStatesT<T>& s, const std::vec
   for (size_t a = 0; a < model.actuators.size(); ++a) {
     const Actuator& act = model.actuators[a];
     if (act.type != ActuatorType::Motor) continue;
-    const Joint& jt = model.joints[act.joint];
     const T u = clamped_control_t(act, ctrl[a]);
-    const int c = jt.body, par = jt.parent;
+    const T tau = T(act.gear[0]) * u;
+    if (act.tendon >= 0) {  // the tendon's force on each joint: its moment arm is the coefficient
+      for (const TendonTerm& term : model.tendons[act.tendon].terms)
+        add_joint_force_t<T>(model, s, term.joint, T(term.coef) * tau, wrench);
+      continue;
+    }
+    const Joint& jt = model.joints[act.joint];
     if (jt.type == JointType::Free) {
+      const int c = jt.body;
       Eigen::Map<Vec3T<T>>(&wrench[6 * c]) += act.gear.head<3>().template cast<T>() * u;
       Eigen::Map<Vec3T<T>>(&wrench[6 * c + 3]) += s.q[c] * (act.gear.tail<3>().template cast<T>() * u);
       continue;
     }
-    const Vec3T<T> axis_W = body_rotation_t(s, par) * jt.axis_parent.template cast<T>();
-    const T tau = T(act.gear[0]) * u;
-    if (is_compound(model, act.joint)) {
-      add_compound_joint_force_t<T>(model, s, act.joint, tau, wrench);
-      continue;
-    }
-    if (jt.type == JointType::Hinge) {
-      Eigen::Map<Vec3T<T>>(&wrench[6 * c + 3]) += tau * axis_W;
-      if (par >= 0) Eigen::Map<Vec3T<T>>(&wrench[6 * par + 3]) -= tau * axis_W;
-    } else if (jt.type == JointType::Slide) {
-      const Vec3T<T> anchor = body_point_t(model, s, c, jt.anchor_B);
-      Eigen::Map<Vec3T<T>>(&wrench[6 * c]) += tau * axis_W;
-      Eigen::Map<Vec3T<T>>(&wrench[6 * c + 3]) += (anchor - s.x[c]).cross(tau * axis_W);
-      if (par >= 0) {
-        Eigen::Map<Vec3T<T>>(&wrench[6 * par]) -= tau * axis_W;
-        Eigen::Map<Vec3T<T>>(&wrench[6 * par + 3]) -= (anchor - s.x[par]).cross(tau * axis_W);
-      }
-    }
+    add_joint_force_t<T>(model, s, act.joint, tau, wrench);
   }
 
   for (int b = 0; b < nb; ++b) {

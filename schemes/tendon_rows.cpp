@@ -83,7 +83,14 @@ template <class T>
 T scalar_equality_row(const Model& model, const BodyStatesT<T>& s, int equality, ConstraintRowT<T>& row) {
   const ScalarEquality& eq = model.scalar_equalities[equality];
   // x and its rate row, scaled, for a joint or a tendon.
-  const auto value = [&](int id) { return eq.tendons ? tendon_length(model, s, id) : joint_position_t<T>(model, s, id); };
+  // MuJoCo's polynomial couples the changes from the model's pose (qpos0):
+  // x - x0, with x0 a joint's ref, or the tendon's length at qpos0.
+  const auto value = [&](int id) {
+    if (!eq.tendons) return T(joint_position_t<T>(model, s, id) - T(model.joints[id].ref));
+    Real length0 = 0;
+    for (const TendonTerm& t : model.tendons[id].terms) length0 += t.coef * model.joints[t.joint].ref;
+    return T(tendon_length(model, s, id) - T(length0));
+  };
   const auto add_rate = [&](int id, const T& scale, ConstraintRowT<T>& r) {
     ConstraintRowT<T> unit;
     clear(unit);

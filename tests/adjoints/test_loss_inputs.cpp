@@ -2,11 +2,15 @@
 // adjoints/grad_inputs.hpp, sim/gradcheck.hpp).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "io/mjcf.hpp"
 #include "io/scene_library.hpp"
 #include "sim/gradcheck.hpp"
+#include "sim/rollout.hpp"
 #include "support/scenes.hpp"
 
 using namespace contactlab;
@@ -75,6 +79,81 @@ TEST_CASE("loss: state gradient against central differences (COM offset, spinnin
                            })).epsilon(1e-8));
   }
   CHECK(g[0].theta.norm() > 0.1);  // guard: the orientation matters here
+}
+
+TEST_CASE("loss: site terms, their values and state gradient against central differences") {
+  // tests/data/site_arm.xml: "tip" lies off both the origin and the COM of
+  // "lower", "target" is on the world (a constant, no gradient).
+  const Model m = load_mjcf_file(std::string(CONTACTLAB_TEST_DATA) + "/site_arm.xml");
+  Data d;
+  d.init(m);
+  d.q_WB[1] = Quat(Eigen::AngleAxis<Real>(0.9, Vec3(0.3, 1, 0.2).normalized()));
+  d.x_W[1] = Vec3(0.2, 0.1, 1.4);
+  d.v_W[1] = Vec3(-0.3, 0.7, 0.2);
+  d.w_W[1] = Vec3(1.1, -0.6, 0.9);
+  const int tip = m.find_site("tip");
+  const SiteState st = site_state(m, d, tip);
+  const Loss each = Loss::parse("final:site.tip.px + 10*final:site.tip.vz + 100*final:site.tip.wy", m);
+  CHECK(each.value(m, d) == doctest::Approx(st.p.x() + 10 * st.v.z() + 100 * st.w.y()).epsilon(1e-14));
+  const Loss world = Loss::parse("final:site.target.pz + sumsq:site.target.pos=0,0,0", m);
+  CHECK(world.value(m, d) == doctest::Approx(1.2 + 0.4 * 0.4 + 1.2 * 1.2).epsilon(1e-14));
+  CHECK_THROWS_WITH_AS(Loss::parse("final:site.nosite.px", m), doctest::Contains("unknown site 'nosite'"),
+                       std::invalid_argument);
+
+  const Loss loss = Loss::parse(
+      "final:site.tip.px + 2*final:site.tip.py + -0.5*final:site.tip.pz + final:site.tip.vx + 3*final:site.tip.vy"
+      " + final:site.tip.vz + 0.7*final:site.tip.wx + sumsq:site.tip.pos=0.1,0.2,0.3 + final:site.target.px",
+      m);
+  std::vector<BodyCotangent> g;
+  loss.add_gradient(m, d, g);
+  const Real eps = 1e-6;
+  for (int k = 0; k < 3; ++k) {
+    auto fd = [&](auto perturb) {
+      Data p, q;
+      copy_state(m, d, p);
+      copy_state(m, d, q);
+      perturb(p, eps);
+      perturb(q, -eps);
+      return (loss.value(m, p) - loss.value(m, q)) / (2 * eps);
+    };
+    const Vec3 e = Vec3::Unit(k);
+    // Tolerance as the body case above: O(eps^2) truncation plus ~1e-10 rounding.
+    CHECK(g[1].x[k] == doctest::Approx(fd([&](Data& s, Real t) { s.x_W[1] += t * e; })).epsilon(1e-8));
+    CHECK(g[1].v[k] == doctest::Approx(fd([&](Data& s, Real t) { s.v_W[1] += t * e; })).epsilon(1e-8));
+    CHECK(g[1].w[k] == doctest::Approx(fd([&](Data& s, Real t) { s.w_W[1] += t * e; })).epsilon(1e-8));
+    CHECK(g[1].theta[k] == doctest::Approx(fd([&](Data& s, Real t) {
+                             s.q_WB[1] = Quat(Eigen::AngleAxis<Real>(t, e)) * s.q_WB[1];
+                           })).epsilon(1e-8));
+    CHECK(g[0].x[k] == 0);  // nothing of the upper arm
+  }
+  CHECK(g[1].theta.norm() > 0.1);  // guard: the site's offset makes the orientation matter
+}
+
+TEST_CASE("loss: a site's loss through a rollout matches central differences") {
+  // site_arm from its keyframe, 80 steps, velocity scheme, tight solves (the
+  // joints' rows): the tip's final position and velocity against the initial
+  // state, a mass and the elbow motor. Bound 1e-5 relative, as the rows'
+  // gradient tests (tests/sim/test_gradients_rows.cpp): FD noise ~1e-12 / 1e-6.
+  RolloutSpec spec;
+  spec.scene = std::string(CONTACTLAB_TEST_DATA) + "/site_arm.xml";
+  spec.model = test::scene_model(spec.scene);
+  spec.keyframe = "bent";
+  spec.steps = 80;
+  spec.ctrls = {"elbow_motor=0.4"};
+  spec.sets = {"solver.tol_primal=1e-12", "solver.tol_dual=1e-12", "solver.tol_compl=1e-12", "solver.max_iterations=5000"};
+  const std::string loss = "final:site.tip.px + 0.5*final:site.tip.vz + sumsq:site.tip.pos=0.4,0,1.2";
+  const std::string wrt = "init:upper.wy,init:lower.wy,param:body.lower.mass,ctrl:elbow_motor";
+  const GradientResult analytic = rollout_gradient(spec, loss, wrt, {});
+  PreparedRollout r = prepare_rollout(spec);
+  const auto inputs = parse_grad_inputs(wrt, r.sim.model());
+  const std::vector<Real> fd = finite_difference_gradient(spec, loss, inputs, 1e-6);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    CAPTURE(inputs[i].text);
+    CAPTURE(analytic.gradient[i]);
+    CAPTURE(fd[i]);
+    CHECK(std::abs(fd[i]) > 1e-3);  // guard: every input moves the tip
+    CHECK(std::abs(analytic.gradient[i] - fd[i]) <= 1e-5 * std::max(std::abs(analytic.gradient[i]), std::abs(fd[i])));
+  }
 }
 
 TEST_CASE("gradient inputs: parsing and errors") {

@@ -115,7 +115,7 @@ TEST_CASE("mjcf rows: unsupported general actuators and actuator kinds are refus
       {"<general name=\"g\" joint=\"s\" gainprm=\"5 1\"/>", "a fixed gain uses gainprm[0] only"},
       {"<muscle name=\"g\" joint=\"s\"/>", "actuator <muscle> 'g' is not supported"},
       {"<cylinder name=\"g\" joint=\"s\"/>", "actuator <cylinder> 'g' is not supported"},
-      {"<general name=\"g\" site=\"x\"/>", "only joint transmissions are supported (found 'site')"},
+      {"<general name=\"g\" site=\"x\"/>", "only joint and fixed-tendon transmissions are supported (found 'site')"},
       {"<position name=\"g\" joint=\"s\" kp=\"1\" forcerange=\"-1 1\"/>", "a force limit on a position or velocity"},
       {"<motor name=\"g\" joint=\"s\" forcelimited=\"true\"/>", "is forcelimited but has no forcerange"},
   };

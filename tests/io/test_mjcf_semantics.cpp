@@ -256,7 +256,25 @@ TEST_CASE("mjcf semantics: compiler asset folders and no-effect settings are acc
                    "usethread='false'/>") + kBall,
        &warnings);
   CHECK(warnings.empty());
-  CHECK(contains(load_error("<compiler settotalmass='10'/>"), "attribute 'settotalmass' of <compiler>"));
+  CHECK(contains(load_error("<compiler balanceinertia='true'/>"), "attribute 'balanceinertia' of <compiler>"));
+}
+
+TEST_CASE("mjcf semantics: compiler settotalmass scales every mass and inertia by one factor") {
+  // Two bodies of 1 kg and 3 kg (spheres with given masses); settotalmass = 10
+  // scales both by 2.5, inertias too; <= 0 (MuJoCo's default -1) is off.
+  const std::string bodies = "<worldbody><body name='a'><freejoint/><geom size='.1' mass='1'/></body>"
+                             "<body name='b' pos='1 0 0'><freejoint/><geom size='.2' mass='3'/></body></worldbody>";
+  const Model plain = load(bodies);
+  const Model scaled = load("<compiler settotalmass='10'/>" + bodies);
+  for (int b = 0; b < 2; ++b) {
+    CHECK(scaled.bodies[b].mass == doctest::Approx(2.5 * plain.bodies[b].mass).epsilon(1e-15));
+    CHECK((scaled.bodies[b].inertia_B - 2.5 * plain.bodies[b].inertia_B).norm() <=
+          1e-15 * plain.bodies[b].inertia_B.norm());
+  }
+  CHECK(scaled.bodies[0].mass + scaled.bodies[1].mass == doctest::Approx(10).epsilon(1e-15));
+  CHECK(load("<compiler settotalmass='-1'/>" + bodies).bodies[1].mass == plain.bodies[1].mass);
+  CHECK(contains(load_error("<compiler settotalmass='x'/>"), "settotalmass"));
+  CHECK(contains(load_error("<compiler settotalmass='1e12'/>"), "settotalmass"));
 }
 
 TEST_CASE("mjcf semantics: condim 1 is frictionless and 4 and 6 are refused") {

@@ -184,7 +184,7 @@ TEST_CASE("tendon rows: tendons and equalities are read and refusals name file a
     const char* message;
   };
   const Case cases[] = {
-      {"<tendon><fixed><joint joint=\"ja\" coef=\"1\"/><joint joint=\"jc\" coef=\"1\"/></fixed></tendon>",
+      {"<tendon><fixed damping=\"1\"><joint joint=\"ja\" coef=\"1\"/><joint joint=\"jc\" coef=\"1\"/></fixed></tendon>",
        "couples joints of 3 moving bodies"},
       {"<tendon><fixed><joint joint=\"jd\" coef=\"1\"/></fixed></tendon>", "is not a hinge or slide joint"},
       {"<tendon><fixed><joint joint=\"nope\" coef=\"1\"/></fixed></tendon>", "unknown joint 'nope'"},
@@ -201,6 +201,8 @@ TEST_CASE("tendon rows: tendons and equalities are read and refusals name file a
     CHECK_THROWS_WITH_AS(load(c.xml), doctest::Contains("t.xml:3:"), MjcfError);
     CHECK_THROWS_WITH_AS(load(c.xml), doctest::Contains(c.message), MjcfError);
   }
+  // Without a limit, spring or damper a fixed tendon is no row: any joints (an actuator's path).
+  CHECK_NOTHROW(load("<tendon><fixed><joint joint=\"ja\" coef=\"1\"/><joint joint=\"jc\" coef=\"1\"/></fixed></tendon>"));
   // A spatial tendon that exerts nothing is ignored with a warning, as before.
   CHECK_NOTHROW(load("<tendon><spatial name=\"loose\"><site site=\"s\"/></spatial></tendon>"));
 }
@@ -223,4 +225,59 @@ TEST_CASE("tendon rows: tendon_pendulums.xml swings into its tendon limit") {
   CAPTURE(largest);
   CHECK(at_limit > 0);
   CHECK(largest <= 0.3 + 5e-3);  // one step's overshoot at most, h |L'| ~ 2e-3
+}
+
+TEST_CASE("tendon rows: a motor on a fixed tendon drives each joint by its coefficient") {
+  // L = 0.6 q1 - 0.8 q2 and a motor on L with gear 2, ctrl 1.5: the tendon
+  // force 3 N m acts on j1 as 0.6 * 3 and on j2 as -0.8 * 3 (its moment arms),
+  // so after n steps q1' = n h 1.8 / I1 and q2' = -n h 2.4 / I2, exactly for
+  // the velocity scheme up to the hinge rows' solver tolerance.
+  const std::string xml =
+      "<mujoco><compiler angle=\"radian\"/><option timestep=\"0.001\" gravity=\"0 0 0\"/><worldbody>"
+      "<body name=\"r1\"><joint name=\"j1\" type=\"hinge\" axis=\"0 0 1\"/>"
+      "<geom type=\"box\" size=\"0.2 0.1 0.05\" mass=\"2\" contype=\"0\" conaffinity=\"0\"/></body>"
+      "<body name=\"r2\" pos=\"1 0 0\"><joint name=\"j2\" type=\"hinge\" axis=\"0 0 1\"/>"
+      "<geom type=\"box\" size=\"0.2 0.1 0.05\" mass=\"1\" contype=\"0\" conaffinity=\"0\"/></body></worldbody>"
+      "<tendon><fixed name=\"t\"><joint joint=\"j1\" coef=\"0.6\"/><joint joint=\"j2\" coef=\"-0.8\"/></fixed></tendon>"
+      "<actuator><motor name=\"pull\" tendon=\"t\" gear=\"2\" ctrlrange=\"-2 2\"/></actuator></mujoco>";
+  Simulation sim(load_mjcf_string(xml, "tendon_motor.xml"), PartChoice{"desaxce", "padmm", "velocity"});
+  for (const char* kv : {"solver.tol_primal=1e-11", "solver.tol_dual=1e-11", "solver.tol_compl=1e-11",
+                         "solver.max_iterations=2000"})
+    sim.set_option(kv);
+  sim.reset();
+  REQUIRE(sim.model().actuators[0].tendon == 0);
+  const double h = 0.001, I1 = 2 * kI0, I2 = kI0;
+  for (int i = 0; i < 500; ++i) {
+    sim.data().ctrl[0] = 1.5;
+    sim.step(h);
+  }
+  CHECK(qd(sim, 0) == doctest::Approx(500 * h * 1.8 / I1).epsilon(1e-7));
+  CHECK(qd(sim, 1) == doctest::Approx(-500 * h * 2.4 / I2).epsilon(1e-7));
+  // ctrlrange clamps the control before the gear: 5 acts as 2.
+  sim.reset();
+  sim.data().ctrl[0] = 5;
+  sim.step(h);
+  CHECK(qd(sim, 0) == doctest::Approx(h * 0.6 * 4 / I1).epsilon(1e-7));
+}
+
+TEST_CASE("tendon rows: tendon transmissions other than a motor on a fixed tendon are refused") {
+  const std::string head =
+      "<mujoco><worldbody><body><joint name=\"j\" type=\"hinge\"/><geom size=\"0.1\"/></body></worldbody>"
+      "<tendon><fixed name=\"t\"><joint joint=\"j\" coef=\"1\"/></fixed>"
+      "<spatial name=\"s\"><site site=\"a\"/><site site=\"b\"/></spatial></tendon><actuator>\n";
+  struct Case {
+    const char* actuator;
+    const char* message;
+  };
+  for (const Case& c : {Case{"<position tendon=\"t\" kp=\"1\"/>", "only a motor (or a motor-like <general>) can act on a tendon"},
+                        Case{"<general tendon=\"t\" gainprm=\"1\" biastype=\"affine\" biasprm=\"0 -1 0\"/>",
+                             "only a motor (or a motor-like <general>) can act on a tendon"},
+                        Case{"<motor tendon=\"nope\"/>", "unknown tendon 'nope'"},
+                        Case{"<motor tendon=\"s\"/>", "is spatial; only fixed tendons can carry an actuator"},
+                        Case{"<motor tendon=\"t\" joint=\"j\"/>", "names both a joint and a tendon"}}) {
+    CAPTURE(c.actuator);
+    std::vector<std::string> warnings;
+    CHECK_THROWS_WITH_AS(load_mjcf_string(head + c.actuator + "</actuator></mujoco>", "t.xml", &warnings),
+                         doctest::Contains(c.message), MjcfError);
+  }
 }
