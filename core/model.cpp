@@ -120,6 +120,9 @@ void Model::validate() const {
     invalid("option timestep", "must be finite and > 0, got " + std::to_string(options.timestep));
   bounded("option", "timestep", limits::kTimeStep, options.timestep);
   if (!finite(options.gravity)) invalid("option gravity", "must be finite");
+  if (!(std::isfinite(options.density) && options.density >= 0)) invalid("option density", "must be finite and >= 0");
+  if (!(std::isfinite(options.viscosity) && options.viscosity >= 0))
+    invalid("option viscosity", "must be finite and >= 0");
   bounded("option", "gravity", limits::kGravity, options.gravity);
   if (!(std::isfinite(default_duration) && default_duration > 0))
     invalid("contactlab.duration", "must be finite and > 0");

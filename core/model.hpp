@@ -123,6 +123,10 @@ struct Keyframe {
 struct ModelOptions {
   Real timestep = 0.002;             // s
   Vec3 gravity = Vec3(0, 0, -9.81);  // m/s^2
+  // The medium (MJCF option density, viscosity): MuJoCo's inertia-box fluid
+  // forces (schemes/fluid_forces.hpp); 0 = none.
+  Real density = 0;                  // kg/m^3
+  Real viscosity = 0;                // Pa s
 };
 
 struct Model {

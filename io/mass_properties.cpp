@@ -18,6 +18,13 @@ Real geom_volume(GeomType type, const Vec3& s) {
   return 0;
 }
 
+Real ellipsoid_volume(const Vec3& a) { return 4.0 / 3.0 * kPi * a[0] * a[1] * a[2]; }
+
+Vec3 ellipsoid_principal_inertia(const Vec3& a, Real m) {
+  const Vec3 sq = a.cwiseProduct(a);
+  return m / 5.0 * Vec3(sq[1] + sq[2], sq[0] + sq[2], sq[0] + sq[1]);
+}
+
 Vec3 geom_principal_inertia(GeomType type, const Vec3& s, Real m) {
   switch (type) {
     case GeomType::Sphere: {

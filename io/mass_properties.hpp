@@ -15,6 +15,11 @@ Real geom_volume(GeomType type, const Vec3& size);
 // Capsule: a cylinder plus two hemispherical caps (exact, as MuJoCo).
 Vec3 geom_principal_inertia(GeomType type, const Vec3& size, Real mass);
 
+// A solid ellipsoid with semi-axes a (x, y, z): volume 4/3 pi a0 a1 a2, and
+// principal moments m/5 (a1^2 + a2^2, a0^2 + a2^2, a0^2 + a1^2) about its centre.
+Real ellipsoid_volume(const Vec3& semi_axes);
+Vec3 ellipsoid_principal_inertia(const Vec3& semi_axes, Real mass);
+
 // Mass, centre of mass and inertia about the centre of mass of a set of parts.
 struct MassProperties {
   Real mass = 0;                // kg

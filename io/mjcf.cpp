@@ -517,7 +517,12 @@ class Parser {
   }
 
   void parse_option(const XMLElement* el) {
-    check_attributes(el, {"timestep", "gravity", "integrator"});
+    check_attributes(el, {"timestep", "gravity", "integrator", "density", "viscosity"});
+    // The medium of MuJoCo's inertia-box fluid model (schemes/fluid_forces.hpp).
+    if (const Attr a = attr(el, "density"))
+      model_.options.density = bounded(a, nonnegative(a, 0), Range{0, 1e6, false, "kg/m^3"});
+    if (const Attr a = attr(el, "viscosity"))
+      model_.options.viscosity = bounded(a, nonnegative(a, 0), Range{0, 1e6, false, "Pa s"});
     // MuJoCo's integrator is MuJoCo's (the peer engine uses it); contactlab's
     // scheme is chosen with --scheme. Validated so a typo is not silently MuJoCo's Euler.
     if (const Attr a = attr(el, "integrator")) keyword(a, {"Euler", "RK4", "implicit", "implicitfast"});
@@ -812,6 +817,9 @@ class Parser {
   }
 
   void parse_geom(const XMLElement* el, int body, MassAccumulator* acc) {
+    if (mass_only_ellipsoid(el, acc)) return;
+    if (const Attr n = attr(el, "name"); n && ellipsoid_names_.count(n.value))
+      fail(n.line, std::string("duplicate geom name '") + n.value + "'");
     check_attributes(el, {"name", "type", "size", "fromto", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis",
                           "mass", "density", "friction", "contype", "conaffinity", "margin", "gap", "condim",
                           "priority", "mesh", "hfield"});
@@ -984,6 +992,39 @@ class Parser {
   // Ellipsoid, mesh and hfield geoms are read and checked (sizes, assets), then
   // refused even under allow_unsupported: dropping them would change the mass
   // and the contacts. Their collision is the geometry issue's (issue 15).
+  // An ellipsoid geom that cannot collide (contacts disabled by the option
+  // flag, or contype and conaffinity both 0) acts on the dynamics through its
+  // mass and inertia only, exact in closed form: they are added to its body
+  // and no collision geom is kept (so geom ids after it are one lower than
+  // MuJoCo's). One that may collide is refused until its collision exists
+  // (issue 15). Returns false for other geoms.
+  bool mass_only_ellipsoid(const XMLElement* el, MassAccumulator* acc) {
+    const Attr t = attr(el, "type");
+    if (!t || std::strcmp(t.value, "ellipsoid") != 0) return false;
+    if (flags_.contact && (bitmask(attr(el, "contype")) != 0 || bitmask(attr(el, "conaffinity")) != 0))
+      refuse_unsimulated_geom(el, t);
+    check_attributes(el, {"name", "type", "size", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "mass",
+                          "density", "friction", "contype", "conaffinity", "margin", "gap", "condim", "priority"});
+    const std::string label = describe(el);
+    if (const Attr n = attr(el, "name"); n && (geom_names_.count(n.value) || !ellipsoid_names_.insert(n.value).second))
+      fail(n.line, std::string("duplicate geom name '") + n.value + "'");
+    const Attr size = attr(el, "size");
+    if (!size) fail(el->GetLineNum(), label + " of type ellipsoid needs 3 size values, got 0");
+    const std::vector<Real> v = bounded(size, reals(size, 3, 3), limits::kMargin);
+    for (int i = 0; i < 3; ++i)
+      if (!(v[i] > 0)) fail(size.line, label + ": size[" + std::to_string(i) + "] must be > 0, got " + num(v[i]));
+    const Vec3 semi(v[0], v[1], v[2]);
+    const Attr pos = attr(el, "pos");
+    const Vec3 pos_B = bounded(pos, vec3(pos), limits::kPosition);
+    const Quat quat_BG = orientation(el);
+    const Attr mass_attr = attr(el, "mass");
+    const Real density = nonnegative(attr(el, "density"), 1000.0);
+    const Real mass = mass_attr ? bounded(mass_attr, nonnegative(mass_attr, 0), limits::kMassValue)
+                                : density * ellipsoid_volume(semi);
+    if (acc) acc->add(mass, pos_B, quat_BG.toRotationMatrix(), ellipsoid_principal_inertia(semi, mass));
+    return true;
+  }
+
   [[noreturn]] void refuse_unsimulated_geom(const XMLElement* el, const Attr& t) {
     const std::string type = t.value, label = describe(el);
     std::string detail;
@@ -1556,6 +1597,7 @@ class Parser {
   int total_mass_line_ = 0;
   std::string mesh_dir_, asset_dir_;         // compiler meshdir / assetdir
   std::map<std::string, int> tendon_names_;  // ignored (spatial) tendons have negative ids
+  std::set<std::string> ellipsoid_names_;    // mass-only ellipsoids (no geom id)
   std::set<int> ignored_tendons_;
   bool compiler_degrees_ = true;
   std::string compiler_eulerseq_ = "xyz";

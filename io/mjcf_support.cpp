@@ -90,8 +90,6 @@ const Row kAttributes[] = {
     // option
     {"option@wind", S::Unsupported, "0 0 0", "fluid forces"},
     {"option@magnetic", S::NoEffect, nullptr, "magnetometer sensors only"},
-    {"option@density", S::Unsupported, "0", "fluid forces"},
-    {"option@viscosity", S::Unsupported, "0", "fluid forces"},
     {"option@o_margin", S::NoEffect, nullptr, "used only with flag override, which is refused"},
     {"option@o_solref", S::NoEffect, nullptr, "used only with flag override, which is refused"},
     {"option@o_solimp", S::NoEffect, nullptr, "used only with flag override, which is refused"},

@@ -8,6 +8,7 @@
 #include "geometry/collision.hpp"
 #include "geometry/pair_filter.hpp"
 #include "schemes/compound_joint_rows.hpp"
+#include "schemes/fluid_forces.hpp"
 #include "schemes/tendon_rows.hpp"
 
 namespace contactlab {
@@ -220,6 +221,8 @@ void free_velocity_t(const Model& model, const BodyStatesT<T>& s, const std::vec
     }
     add_joint_force_t<T>(model, s, act.joint, tau, wrench);
   }
+  // Fluid drag (option density, viscosity), explicit as the motors.
+  add_fluid_wrenches_t<T>(model, s, wrench);
 
   for (int b = 0; b < nb; ++b) {
     const Body& body = model.bodies[b];

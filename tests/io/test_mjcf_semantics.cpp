@@ -380,3 +380,31 @@ TEST_CASE("mjcf semantics: bad assets and ellipsoid sizes are errors") {
   CHECK(contains(load_error("<worldbody><geom type='ellipsoid' size='1 2 3'/></worldbody>"),
                  "geom type 'ellipsoid' (semi-axes 1 2 3) is not simulated yet"));
 }
+
+TEST_CASE("mjcf semantics: an ellipsoid that cannot collide adds its mass and inertia, one that can is refused") {
+  // Semi-axes 0.1, 0.2, 0.3 at density 500: m = 500 * 4/3 pi * 0.006, principal
+  // moments m/5 (b^2 + c^2, a^2 + c^2, a^2 + b^2) along the geom axes.
+  const std::string body = "<worldbody><body name='e'><freejoint/><geom type='ellipsoid' size='.1 .2 .3' density='500' "
+                           "contype='0' conaffinity='0'/></body></worldbody>";
+  const Model m = load(body);
+  const double mass = 500 * 4.0 / 3.0 * kPi * 0.1 * 0.2 * 0.3;
+  CHECK(m.geoms.empty());  // no collision geom kept
+  CHECK(m.bodies[0].mass == doctest::Approx(mass).epsilon(1e-14));
+  CHECK(m.bodies[0].inertia_B(0, 0) == doctest::Approx(mass / 5 * (0.04 + 0.09)).epsilon(1e-14));
+  CHECK(m.bodies[0].inertia_B(1, 1) == doctest::Approx(mass / 5 * (0.01 + 0.09)).epsilon(1e-14));
+  CHECK(m.bodies[0].inertia_B(2, 2) == doctest::Approx(mass / 5 * (0.01 + 0.04)).epsilon(1e-14));
+  // Contacts disabled by the option flag: the same, whatever contype says.
+  CHECK(load("<option><flag contact='disable'/></option><worldbody><body><freejoint/>"
+             "<geom type='ellipsoid' size='.1 .2 .3' mass='2'/></body></worldbody>")
+            .bodies[0]
+            .mass == 2.0);
+  // One that may collide waits for its collision (issue 15).
+  CHECK(contains(load_error("<worldbody><body><freejoint/><geom type='ellipsoid' size='.1 .2 .3'/></body></worldbody>"),
+                 "geom type 'ellipsoid'"));
+  CHECK(contains(load_error("<option><flag contact='disable'/></option><worldbody><body><freejoint/>"
+                            "<geom name='g' type='ellipsoid' size='.1 .2 .3'/><geom name='g' size='.1'/></body></worldbody>"),
+                 "duplicate geom name 'g'"));
+  CHECK(contains(load_error("<option><flag contact='disable'/></option><worldbody><body><freejoint/>"
+                            "<geom type='ellipsoid' size='.1 0 .3'/></body></worldbody>"),
+                 "size[1] must be > 0"));
+}
