@@ -1,6 +1,7 @@
 #include "core/compound_joint.hpp"
 
 #include <Eigen/SVD>
+#include <algorithm>
 #include <cmath>
 
 namespace contactlab {
@@ -17,11 +18,13 @@ JointGroup joint_group(const Model& model, int joint) {
 std::string compound_unsupported(const Model& model, JointGroup g) {
   int hinges = 0, slides = 0;
   bool slide_after_hinge_after_slide = false, seen_slide = false, hinge_after_slide = false;
-  Vec3 hinge_axis[2], slide_axis[3];
+  Vec3 hinge_axis[3], slide_axis[3];
+  int hinge_joint[3];
   for (int i = 0; i < g.count; ++i) {
     const Joint& j = model.joints[g.first + i];
     if (j.type == JointType::Hinge) {
-      if (hinges == 2) return "more than two hinge joints in one body (not supported; nest bodies instead)";
+      if (hinges == 3) return "more than three hinge joints in one body (not supported; nest bodies instead)";
+      hinge_joint[hinges] = g.first + i;
       hinge_axis[hinges++] = j.axis_B;
       if (seen_slide) hinge_after_slide = true;
     } else if (j.type == JointType::Slide) {
@@ -34,8 +37,26 @@ std::string compound_unsupported(const Model& model, JointGroup g) {
              " joint together with other joints in one body (only hinge and slide joints combine)";
     }
   }
-  if (hinges == 2 && hinge_axis[0].cross(hinge_axis[1]).norm() < 1e-6)
-    return "two parallel hinge axes in one body (not supported)";
+  for (int i = 0; i + 1 < hinges; ++i)
+    if (hinge_axis[i].cross(hinge_axis[i + 1]).norm() < 1e-6)
+      return "two parallel hinge axes in one body (not supported)";
+  if (hinges == 3) {
+    // Three rotations lose a degree of freedom where the first axis meets the
+    // third as the second turns it (gimbal lock): the middle hinge's range
+    // must keep them 5 degrees apart (its whole turn when it is unlimited).
+    const Joint& mid = model.joints[hinge_joint[1]];
+    const Real lo = mid.limited ? mid.range_lo : -kPi, hi = mid.limited ? mid.range_hi : kPi;
+    Real closest = kPi;
+    for (int k = 0; k <= 720; ++k) {
+      const Real q = lo + (hi - lo) * k / 720.0;
+      const Vec3 a3 = Quat(Eigen::AngleAxis<Real>(q, hinge_axis[1])) * hinge_axis[2];
+      closest = std::min(closest, std::acos(std::min<Real>(1, std::abs(a3.dot(hinge_axis[0])))));
+    }
+    if (closest < 5 * kPi / 180)
+      return "three hinges in one body whose middle hinge's range reaches gimbal lock (first and third axes "
+             "within " + std::to_string(closest * 180 / kPi).substr(0, 4) +
+             " degrees; limit the middle hinge to keep them 5 degrees apart)";
+  }
   // Slides split by a hinge would turn relative to each other and may become dependent.
   if (slide_after_hinge_after_slide) return "slide joints separated by a hinge joint in one body (not supported)";
   Mat3 A = Mat3::Zero();
@@ -107,12 +128,15 @@ void solve_spd(T G[kMaxCompoundJoints][kMaxCompoundJoints], T* b, int n) {
 
 // Joint coordinates of the relative motion (R_D, t_D): hinge angles from the
 // rotation (one: its twist angle; two: the first turns the second axis onto
-// R_D a_2, the second is the remaining twist), then slides by least squares on
-// the translation left by the hinges.
+// R_D a_2, the second is the remaining twist; three: Davenport's angles, the
+// second from a_1 . R_D a_3 = a_1 . R(a_2, q_2) a_3, of its two roots the one
+// nearer 0, then the first turns R(a_2, q_2) a_3 onto R_D a_3 and the third
+// is the remaining twist), then slides by least squares on the translation
+// left by the hinges.
 template <class T>
 void solve_coordinates(const Model& model, JointGroup g, const QuatT<T>& RD, const Vec3T<T>& tD, T* q) {
   using std::atan2;
-  int hinge[2], nh = 0;
+  int hinge[3], nh = 0;
   for (int i = 0; i < g.count; ++i) {
     q[i] = T(0);
     if (model.joints[g.first + i].type == JointType::Hinge) hinge[nh++] = i;
@@ -127,6 +151,34 @@ void solve_coordinates(const Model& model, JointGroup g, const QuatT<T>& RD, con
     const Vec3T<T> v = Ra2 - A1 * A1.dot(Ra2);
     q[hinge[0]] = atan2(A1.dot(u.cross(v)), u.dot(v));
     q[hinge[1]] = twist_angle<T>(axis_rotation<T>(a1, -q[hinge[0]]) * RD, a2);
+  }
+  if (nh == 3) {
+    using std::abs;
+    using std::sqrt;
+    const Vec3& a1 = model.joints[g.first + hinge[0]].axis_B;
+    const Vec3& a2 = model.joints[g.first + hinge[1]].axis_B;
+    const Vec3& a3 = model.joints[g.first + hinge[2]].axis_B;
+    // a1 . R(a2, q) a3 = A cos q + B sin q + D (Rodrigues)
+    const Real A = a1.dot(a3) - a1.dot(a2) * a2.dot(a3), B = a1.dot(a2.cross(a3)), D = a1.dot(a2) * a2.dot(a3);
+    const Vec3T<T> A1 = a1.template cast<T>();
+    const Vec3T<T> Ra3 = RD * a3.template cast<T>();
+    const Real r = std::sqrt(A * A + B * B);
+    T c = (A1.dot(Ra3) - T(D)) / T(r);
+    if (c > T(1)) c = T(1);
+    if (c < T(-1)) c = T(-1);
+    const T half = atan2(sqrt(T(1) - c * c), c);  // acos(c)
+    const Real phi = std::atan2(B, A);
+    const auto wrap = [](T x) {
+      while (x > T(kPi)) x = x - T(2 * kPi);
+      while (x <= T(-kPi)) x = x + T(2 * kPi);
+      return x;
+    };
+    const T plus = wrap(T(phi) + half), minus = wrap(T(phi) - half);
+    q[hinge[1]] = abs(plus) <= abs(minus) ? plus : minus;
+    const Vec3T<T> w = axis_rotation<T>(a2, q[hinge[1]]) * a3.template cast<T>();
+    const Vec3T<T> u = w - A1 * A1.dot(w), v = Ra3 - A1 * A1.dot(Ra3);
+    q[hinge[0]] = atan2(A1.dot(u.cross(v)), u.dot(v));
+    q[hinge[2]] = twist_angle<T>(axis_rotation<T>(a2, -q[hinge[1]]) * axis_rotation<T>(a1, -q[hinge[0]]) * RD, a3);
   }
   ChainT<T> c;
   compose_chain(model, g, q, c);  // slides at 0: t is the hinges' translation
@@ -287,6 +339,56 @@ T compound_joint_velocity_t(const Model& model, const BodyStatesT<T>& s, int joi
   return pair<T>(f.coord_wrench[joint - g.first], compound_relative_twist_t(model, s, g, f.point));
 }
 
+template <class T>
+T compound_basis_drift_t(const Model& model, const BodyStatesT<T>& s, int joint) {
+  const JointGroup g = joint_group(model, joint);
+  CompoundFrameT<T> f;
+  compound_frame_t(model, s, g, f);
+  const Joint& j0 = model.joints[g.first];
+  const Pose<T> ref = reference_frame(model, g, origin_pose(model, s, j0.parent));
+  ChainT<T> c;
+  compose_chain(model, g, f.q, c);
+  const Vec6T<T> V = compound_relative_twist_t(model, s, g, f.point);
+  const Vec6T<T>& W = f.coord_wrench[joint - g.first];
+  const Vec3T<T> w_p = j0.parent >= 0 ? s.w[j0.parent] : Vec3T<T>(Vec3T<T>::Zero());
+  const Vec3T<T> p_dot = s.v[j0.body] + s.w[j0.body].cross(f.point - s.x[j0.body]);
+  Vec3T<T> axis[kMaxCompoundJoints], anchor[kMaxCompoundJoints];
+  T rate[kMaxCompoundJoints];
+  // Velocity of a point carried by the frame of joint j (the parent's motion
+  // and the joints before j).
+  const auto carried = [&](const Vec3T<T>& r, int j) {
+    Vec3T<T> u = j0.parent >= 0 ? Vec3T<T>(s.v[j0.parent] + w_p.cross(r - s.x[j0.parent])) : Vec3T<T>(Vec3T<T>::Zero());
+    for (int i = 0; i < j; ++i)
+      u += rate[i] * (model.joints[g.first + i].type == JointType::Hinge ? Vec3T<T>(axis[i].cross(r - anchor[i])) : axis[i]);
+    return u;
+  };
+  Vec3T<T> omega = w_p;  // angular velocity of the frame carrying joint j
+  T drift = T(0);
+  for (int j = 0; j < g.count; ++j) {
+    rate[j] = pair<T>(f.coord_wrench[j], V);
+    axis[j] = ref.q * c.axis[j];
+    const Vec3T<T> axis_dot = omega.cross(axis[j]);
+    Vec6T<T> t_dot;
+    if (model.joints[g.first + j].type == JointType::Hinge) {
+      anchor[j] = ref.origin + ref.q * c.anchor[j];
+      const Vec3T<T> anchor_dot = carried(anchor[j], j);
+      t_dot = stack<T>(axis_dot, axis_dot.cross(f.point - anchor[j]) + axis[j].cross(p_dot - anchor_dot));
+      omega += rate[j] * axis[j];
+    } else {
+      anchor[j] = Vec3T<T>::Zero();
+      t_dot = stack<T>(Vec3T<T>::Zero(), axis_dot);
+    }
+    drift -= rate[j] * pair<T>(W, t_dot);
+  }
+  // The relative twist V at the moving point p from the bodies' centre-of-mass
+  // velocities, which the rows hold: at fixed (v, w) it changes by
+  // w_c x (p' - v_c) - w_p x (p' - v_p) in its linear part.
+  Vec3T<T> v_dot = s.w[j0.body].cross(p_dot - s.v[j0.body]);
+  if (j0.parent >= 0) v_dot -= w_p.cross(p_dot - s.v[j0.parent]);
+  drift += pair<T>(W, stack<T>(Vec3T<T>::Zero(), v_dot));
+  return drift;
+}
+
 void compound_forward(const Model& model, JointGroup g, const std::vector<Real>& qpos, const std::vector<Real>& qvel,
                       const Vec3& o_p, const Quat& q_p, const Vec3& v_p, const Vec3& w_p, Vec3& o, Quat& q, Vec3& v,
                       Vec3& w) {
@@ -319,7 +421,8 @@ void compound_forward(const Model& model, JointGroup g, const std::vector<Real>&
   template void compound_frame_t<T>(const Model&, const BodyStatesT<T>&, JointGroup, CompoundFrameT<T>&);       \
   template Vec6T<T> compound_relative_twist_t<T>(const Model&, const BodyStatesT<T>&, JointGroup, const Vec3T<T>&); \
   template T compound_joint_position_t<T>(const Model&, const BodyStatesT<T>&, int);                             \
-  template T compound_joint_velocity_t<T>(const Model&, const BodyStatesT<T>&, int);
+  template T compound_joint_velocity_t<T>(const Model&, const BodyStatesT<T>&, int);                             \
+  template T compound_basis_drift_t<T>(const Model&, const BodyStatesT<T>&, int);
 CONTACTLAB_COMPOUND_INSTANTIATE(Real)
 CONTACTLAB_COMPOUND_INSTANTIATE(Dual)
 #undef CONTACTLAB_COMPOUND_INSTANTIATE

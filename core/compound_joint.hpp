@@ -9,9 +9,11 @@
 // limit, damping, armature and actuators. The motion of the child relative to
 // the parent is restricted to the span of the k joint twists: 6 - k lock rows.
 //
-// Supported: up to two hinges (axes not parallel) and up to three slides
-// (axes independent) in any order. Coordinates are read back from the relative
-// pose in closed form, so hinge angles are known in (-pi, pi] only.
+// Supported: up to three hinges (consecutive axes not parallel; with three,
+// a middle hinge whose range stays 5 degrees from gimbal lock) and up to three
+// slides (axes independent) in any order. Coordinates are read back from the
+// relative pose in closed form, so hinge angles are known in (-pi, pi] only,
+// and of three hinges' two solutions the one whose middle angle is nearer 0.
 #pragma once
 
 #include <string>
@@ -21,7 +23,7 @@
 
 namespace contactlab {
 
-constexpr int kMaxCompoundJoints = 5;  // two hinges and three slides
+constexpr int kMaxCompoundJoints = 6;  // three hinges and three slides
 
 // The joints of one body: ids first .. first + count - 1.
 struct JointGroup {
@@ -32,7 +34,8 @@ JointGroup joint_group(const Model& model, int joint);
 inline bool is_compound(const Model& model, int joint) { return joint_group(model, joint).count > 1; }
 
 // Why a group cannot be a compound joint ("" when it can): ball/free joints
-// among several, more than two hinges, parallel hinge axes, dependent slides.
+// among several, more than three hinges, parallel consecutive hinge axes,
+// three hinges that reach gimbal lock, dependent slides.
 std::string compound_unsupported(const Model& model, JointGroup group);
 
 // The compound joint at the current state. Twists are (angular; linear at
@@ -60,6 +63,15 @@ template <class T>
 T compound_joint_position_t(const Model& model, const BodyStatesT<T>& s, int joint);
 template <class T>
 T compound_joint_velocity_t(const Model& model, const BodyStatesT<T>& s, int joint);
+
+// W_i' . V for joint i of a compound: the rate at which its coordinate rate
+// q_i' = W_i . V changes as the joints' twists turn, at fixed relative twist
+// V (= -sum_j q_j' W_i . t_j', from W_i . t_j = delta_ij). Rows linearised at
+// a step's start miss it; an inertia on q_i (armature) must add it, or a
+// compound whose coordinate basis turns (three hinges, oblique hinges) gains
+// or loses the armature's momentum.
+template <class T>
+T compound_basis_drift_t(const Model& model, const BodyStatesT<T>& s, int joint);
 
 // Forward kinematics of a group from qpos/qvel: the child's origin, orientation,
 // origin velocity and angular velocity from the parent's.

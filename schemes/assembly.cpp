@@ -399,7 +399,13 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
       if (m_j <= 0) continue;
       const T q = joint_position_t<T>(model, s, static_cast<int>(j));
       const T qd = joint_velocity_t<T>(model, s, static_cast<int>(j));
-      const T qd_b = (T(jt.armature) * qd + T(h) * (st.drive - T(st.stiffness) * q)) / T(m_j);
+      // The armature's momentum a q' carried over the step: q' at the step's
+      // end is W(q + h q') . V+, which the row (W at the start) sees as
+      // W . V+ + h W' . V (core/compound_joint.hpp).
+      T qd_arm = qd;
+      if (bias.armature_basis_drift && jt.armature > 0 && is_compound(model, static_cast<int>(j)))
+        qd_arm = qd - T(h) * compound_basis_drift_t<T>(model, s, static_cast<int>(j));
+      const T qd_b = (T(jt.armature) * qd_arm + T(h) * (st.drive - T(st.stiffness) * q)) / T(m_j);
       compliance[w.next] = T(1.0 / m_j);
       bias_v[w.next] = -qd_b;
       if (is_compound(model, static_cast<int>(j))) {

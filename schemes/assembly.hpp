@@ -50,6 +50,11 @@ struct RowBiasOptions {
   // position biases, the speculative-contact and impact tests and the servo's
   // implicit stiffness use h_pos = position_step h; the forces use h.
   Real position_step = 1;
+  // Add to an armature's row the rate at which a compound joint's coordinate
+  // basis turns (core/compound_joint.hpp, compound_basis_drift_t): rows
+  // linearised at the step's start miss it. False for backward Euler, whose
+  // velocity rows are evaluated again at q+ (schemes/backward_euler_rows.hpp).
+  bool armature_basis_drift = true;
 };
 
 // Biases that remove every position error in one step, with no slop and no
@@ -61,6 +66,7 @@ inline RowBiasOptions full_correction_bias(Real contact_baumgarte) {
   full.contact_baumgarte = contact_baumgarte;
   full.contact_slop = 0;
   full.restitution_override = 0;
+  full.armature_basis_drift = false;
   return full;
 }
 

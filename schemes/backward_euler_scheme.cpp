@@ -44,6 +44,7 @@ VelocityScheme BackwardEulerScheme::linearised(const ContactModel&) const {
   v.options.warm_start = options.warm_start;
   v.options.warm_start_radius = options.warm_start_radius;
   v.options.gyroscopic = options.gyroscopic;
+  v.options.armature_basis_drift = false;  // its velocity rows are evaluated at q+
   return v;
 }
 

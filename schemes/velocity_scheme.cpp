@@ -110,6 +110,7 @@ RowBiasOptions VelocitySchemeOptions::row_bias(Real contact_recovery) const {
   bias.contact_slop = contact_slop;
   bias.restitution_override = restitution;
   bias.position_step = position_step;
+  bias.armature_basis_drift = armature_basis_drift;
   return bias;
 }
 

@@ -37,6 +37,9 @@ struct VelocitySchemeOptions {
   // (RowBiasOptions::position_step). 1 here; Moreau's midpoint scheme
   // (schemes/moreau_scheme.hpp) runs these phases from q_m with 1/2.
   Real position_step = 1;
+  // Not an option either: RowBiasOptions::armature_basis_drift (false when
+  // backward Euler uses these phases as its linearisation).
+  bool armature_basis_drift = true;
   void validate() const;
   // The assembly's bias options, with the law's penetration recovery (the
   // law may replace contact_baumgarte, ContactModel::penetration_recovery).
