@@ -4,7 +4,9 @@
 # cones and laws, narrow phase, solvers, local sensitivities and solve
 # adjoints) and, through sim and io, stepping with joints and contacts, and
 # the fuzzers' kept inputs through the readers (where ASan sees what a
-# Release build would read out of bounds silently).
+# Release build would read out of bounds silently); compound joints (three
+# hinges, the armature's basis drift), joint ref and fluid forces with their
+# gradients (the templated rows over dual numbers).
 # Left out: studies, peers and apps, and the slowest files under the
 # sanitizers; scripts/sanitize.sh --full runs everything.
 set(CONTACTLAB_SUBSET_TEST_FILES
@@ -23,6 +25,9 @@ set(CONTACTLAB_SUBSET_TEST_FILES
   adjoints/test_solve_adjoint.cpp
   schemes/test_joints.cpp
   schemes/test_contacts.cpp
+  schemes/test_compound_joint.cpp
+  schemes/test_joint_ref.cpp
+  schemes/test_fluid_forces.cpp
   io/test_fuzz_regressions.cpp
   io/test_output_file.cpp
   core/test_model_limits.cpp

@@ -11,6 +11,7 @@
 #include "io/scene_library.hpp"
 #include "sim/gradcheck.hpp"
 #include "sim/rollout.hpp"
+#include "support/gradient_checks.hpp"
 #include "support/scenes.hpp"
 
 using namespace contactlab;
@@ -24,6 +25,32 @@ void copy_state(const Model& m, const Data& from, Data& to) {
   to.q_WB = from.q_WB;
   to.v_W = from.v_W;
   to.w_W = from.w_W;
+}
+// Checks Loss::add_gradient for `body` against central differences of the
+// loss in each state block (eps 1e-6: O(eps^2) truncation plus ~1e-10
+// rounding on O(1) losses, bound 1e-8 relative); returns the gradient.
+std::vector<BodyCotangent> check_state_gradient(const Model& m, const Data& d, const Loss& loss, int body) {
+  std::vector<BodyCotangent> g;
+  loss.add_gradient(m, d, g);
+  const Real eps = 1e-6;
+  for (int k = 0; k < 3; ++k) {
+    auto fd = [&](auto perturb) {
+      Data p, q;
+      copy_state(m, d, p);
+      copy_state(m, d, q);
+      perturb(p, eps);
+      perturb(q, -eps);
+      return (loss.value(m, p) - loss.value(m, q)) / (2 * eps);
+    };
+    const Vec3 e = Vec3::Unit(k);
+    CHECK(g[body].x[k] == doctest::Approx(fd([&](Data& s, Real t) { s.x_W[body] += t * e; })).epsilon(1e-8));
+    CHECK(g[body].v[k] == doctest::Approx(fd([&](Data& s, Real t) { s.v_W[body] += t * e; })).epsilon(1e-8));
+    CHECK(g[body].w[k] == doctest::Approx(fd([&](Data& s, Real t) { s.w_W[body] += t * e; })).epsilon(1e-8));
+    CHECK(g[body].theta[k] == doctest::Approx(fd([&](Data& s, Real t) {
+                                s.q_WB[body] = Quat(Eigen::AngleAxis<Real>(t, e)) * s.q_WB[body];
+                              })).epsilon(1e-8));
+  }
+  return g;
 }
 }  // namespace
 
@@ -56,28 +83,7 @@ TEST_CASE("loss: state gradient against central differences (COM offset, spinnin
       "final:pole.px + 2*final:pole.py + -0.5*final:pole.pz + final:pole.vx + 3*final:pole.vy + final:pole.vz"
       " + 0.7*final:pole.wx + final:pole.wz + sumsq:pole.pos=0.1,0.2,0.3",
       m);
-  std::vector<BodyCotangent> g;
-  loss.add_gradient(m, d, g);
-  const Real eps = 1e-6;
-  for (int k = 0; k < 3; ++k) {
-    auto fd = [&](auto perturb) {
-      Data p, q;
-      copy_state(m, d, p);
-      copy_state(m, d, q);
-      perturb(p, eps);
-      perturb(q, -eps);
-      return (loss.value(m, p) - loss.value(m, q)) / (2 * eps);
-    };
-    const Vec3 e = Vec3::Unit(k);
-    // Tolerance: central differences of a smooth function, O(eps^2) ~ 1e-12 plus
-    // rounding ~1e-16/eps = 1e-10.
-    CHECK(g[0].x[k] == doctest::Approx(fd([&](Data& s, Real t) { s.x_W[0] += t * e; })).epsilon(1e-8));
-    CHECK(g[0].v[k] == doctest::Approx(fd([&](Data& s, Real t) { s.v_W[0] += t * e; })).epsilon(1e-8));
-    CHECK(g[0].w[k] == doctest::Approx(fd([&](Data& s, Real t) { s.w_W[0] += t * e; })).epsilon(1e-8));
-    CHECK(g[0].theta[k] == doctest::Approx(fd([&](Data& s, Real t) {
-                             s.q_WB[0] = Quat(Eigen::AngleAxis<Real>(t, e)) * s.q_WB[0];
-                           })).epsilon(1e-8));
-  }
+  const std::vector<BodyCotangent> g = check_state_gradient(m, d, loss, 0);
   CHECK(g[0].theta.norm() > 0.1);  // guard: the orientation matters here
 }
 
@@ -104,28 +110,8 @@ TEST_CASE("loss: site terms, their values and state gradient against central dif
       "final:site.tip.px + 2*final:site.tip.py + -0.5*final:site.tip.pz + final:site.tip.vx + 3*final:site.tip.vy"
       " + final:site.tip.vz + 0.7*final:site.tip.wx + sumsq:site.tip.pos=0.1,0.2,0.3 + final:site.target.px",
       m);
-  std::vector<BodyCotangent> g;
-  loss.add_gradient(m, d, g);
-  const Real eps = 1e-6;
-  for (int k = 0; k < 3; ++k) {
-    auto fd = [&](auto perturb) {
-      Data p, q;
-      copy_state(m, d, p);
-      copy_state(m, d, q);
-      perturb(p, eps);
-      perturb(q, -eps);
-      return (loss.value(m, p) - loss.value(m, q)) / (2 * eps);
-    };
-    const Vec3 e = Vec3::Unit(k);
-    // Tolerance as the body case above: O(eps^2) truncation plus ~1e-10 rounding.
-    CHECK(g[1].x[k] == doctest::Approx(fd([&](Data& s, Real t) { s.x_W[1] += t * e; })).epsilon(1e-8));
-    CHECK(g[1].v[k] == doctest::Approx(fd([&](Data& s, Real t) { s.v_W[1] += t * e; })).epsilon(1e-8));
-    CHECK(g[1].w[k] == doctest::Approx(fd([&](Data& s, Real t) { s.w_W[1] += t * e; })).epsilon(1e-8));
-    CHECK(g[1].theta[k] == doctest::Approx(fd([&](Data& s, Real t) {
-                             s.q_WB[1] = Quat(Eigen::AngleAxis<Real>(t, e)) * s.q_WB[1];
-                           })).epsilon(1e-8));
-    CHECK(g[0].x[k] == 0);  // nothing of the upper arm
-  }
+  const std::vector<BodyCotangent> g = check_state_gradient(m, d, loss, 1);
+  CHECK(g[0].x.norm() + g[0].theta.norm() + g[0].v.norm() + g[0].w.norm() == 0);  // nothing of the upper arm
   CHECK(g[1].theta.norm() > 0.1);  // guard: the site's offset makes the orientation matter
 }
 
@@ -143,17 +129,7 @@ TEST_CASE("loss: a site's loss through a rollout matches central differences") {
   spec.sets = {"solver.tol_primal=1e-12", "solver.tol_dual=1e-12", "solver.tol_compl=1e-12", "solver.max_iterations=5000"};
   const std::string loss = "final:site.tip.px + 0.5*final:site.tip.vz + sumsq:site.tip.pos=0.4,0,1.2";
   const std::string wrt = "init:upper.wy,init:lower.wy,param:body.lower.mass,ctrl:elbow_motor";
-  const GradientResult analytic = rollout_gradient(spec, loss, wrt, {});
-  PreparedRollout r = prepare_rollout(spec);
-  const auto inputs = parse_grad_inputs(wrt, r.sim.model());
-  const std::vector<Real> fd = finite_difference_gradient(spec, loss, inputs, 1e-6);
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    CAPTURE(inputs[i].text);
-    CAPTURE(analytic.gradient[i]);
-    CAPTURE(fd[i]);
-    CHECK(std::abs(fd[i]) > 1e-3);  // guard: every input moves the tip
-    CHECK(std::abs(analytic.gradient[i] - fd[i]) <= 1e-5 * std::max(std::abs(analytic.gradient[i]), std::abs(fd[i])));
-  }
+  test::check_rollout_gradient(spec, loss, wrt, 1e-6, 1e-5, 1e-3);
 }
 
 TEST_CASE("gradient inputs: parsing and errors") {

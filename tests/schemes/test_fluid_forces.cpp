@@ -10,9 +10,8 @@
 
 #include "io/mjcf.hpp"
 #include "schemes/fluid_forces.hpp"
-#include "sim/gradcheck.hpp"
-#include "sim/rollout.hpp"
 #include "sim/simulation.hpp"
+#include "support/gradient_checks.hpp"
 #include "support/scenes.hpp"
 
 using namespace contactlab;
@@ -95,15 +94,5 @@ TEST_CASE("fluid forces: rollout gradients through the drag match central differ
   spec.steps = 100;
   const std::string loss = "final:box.vx + 0.5*final:box.wz + final:box.py";
   const std::string wrt = "init:box.vx,init:box.vy,init:box.wz,param:body.box.mass";
-  const GradientResult analytic = rollout_gradient(spec, loss, wrt, {});
-  PreparedRollout r = prepare_rollout(spec);
-  const auto inputs = parse_grad_inputs(wrt, r.sim.model());
-  const std::vector<Real> fd = finite_difference_gradient(spec, loss, inputs, 1e-6);
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    CAPTURE(inputs[i].text);
-    CAPTURE(analytic.gradient[i]);
-    CAPTURE(fd[i]);
-    CHECK(std::abs(fd[i]) > 1e-3);  // guard: each input matters
-    CHECK(std::abs(analytic.gradient[i] - fd[i]) <= 1e-6 * std::max(std::abs(analytic.gradient[i]), std::abs(fd[i])));
-  }
+  test::check_rollout_gradient(spec, loss, wrt, 1e-6, 1e-6, 1e-3);
 }
