@@ -951,6 +951,19 @@ class Parser {
       m.scale = bounded(sc, vec3(sc), limits::kPosition);
       if (m.scale.cwiseAbs().minCoeff() == 0) fail(sc.line, where(sc) + " must not be 0");
     }
+    if (file) {
+      // The file's own errors name it and its line; the asset's line says who asked for it.
+      try {
+        m.mesh = read_mesh_file(m.file);
+      } catch (const std::invalid_argument& e) {
+        fail(file.line, where(file) + ": " + e.what());
+      }
+    } else {
+      const std::vector<Real> v = bounded(vertex, reals(vertex), limits::kPosition);
+      if (v.size() < 12) fail(vertex.line, where(vertex) + " needs at least 4 vertices (12 numbers)");
+      for (size_t i = 0; i + 2 < v.size(); i += 3) m.mesh.vertices.emplace_back(v[i], v[i + 1], v[i + 2]);
+    }
+    for (Vec3& p : m.mesh.vertices) p = p.cwiseProduct(m.scale);
     assets_.meshes[asset_name(el, file, mesh_names_)] = m;
   }
 
@@ -1040,6 +1053,11 @@ class Parser {
       const bool found = type == "mesh" ? assets_.meshes.count(ref.value) > 0 : assets_.hfields.count(ref.value) > 0;
       if (!found) fail(ref.line, where(ref) + ": unknown " + type + " '" + ref.value + "'");
       detail = type + " '" + std::string(ref.value) + "' read";
+      if (type == "mesh") {
+        const TriangleMesh& mesh = assets_.meshes.at(ref.value).mesh;
+        detail += ": " + std::to_string(mesh.vertices.size()) + " vertices, " + std::to_string(mesh.faces.size()) +
+                  " faces";
+      }
     } else {
       detail = "sdf geoms need MuJoCo plugins";
     }

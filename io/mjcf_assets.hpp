@@ -1,5 +1,5 @@
 // <asset><mesh> and <asset><hfield> as read by the MJCF reader: names, files
-// resolved and checked, sizes. Their collision is the geometry issue's
+// resolved and checked, meshes read (OBJ, STL), sizes. Their collision is the geometry issue's
 // (issue 15); until then a geom that uses them is refused after they are read.
 #pragma once
 
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/math.hpp"
+#include "io/mesh_io.hpp"
 
 namespace contactlab {
 
@@ -15,6 +16,9 @@ struct MeshAsset {
   std::string file;  // resolved path (checked to exist), empty for an inline mesh
   Vec3 scale = Vec3::Ones();
   int line = 0;
+  // The file's triangles (io/mesh_io.hpp), scaled; an inline mesh's vertices
+  // (MuJoCo takes their convex hull) with no faces.
+  TriangleMesh mesh;
 };
 
 struct HfieldAsset {

@@ -24,6 +24,7 @@
 
 #include "io/fc3d_io.hpp"
 #include "io/fclib_io.hpp"
+#include "io/mesh_io.hpp"
 #include "io/mjcf.hpp"
 
 #ifndef CONTACTLAB_TEST_DATA
@@ -65,6 +66,8 @@ const std::map<std::string, Reader>& readers() {
          (void)load_mjcf_file(path, &warnings);
        }},
       {"fc3d_dat", [](const std::string& path) { solver_form(read_siconos_dat(path)); }},
+      {"obj", [](const std::string& path) { (void)read_mesh_file(path); }},
+      {"stl", [](const std::string& path) { (void)read_mesh_file(path); }},
       // The structure-aware target's inputs are recipes for an HDF5 file;
       // scripts/fuzz.sh keeps the file it wrote (NAME.hdf5) beside a crash's recipe.
       {"fclib_hdf5", [](const std::string& path) { solver_form(read_fclib_hdf5(path)); }},
@@ -158,4 +161,9 @@ TEST_CASE("fuzz regressions: the FCLib .hdf5 reader refuses or reads every kept 
   }
   run_target("fclib_hdf5");
   CHECK(run_target("fclib_hdf5_bytes") > 0);
+}
+
+TEST_CASE("fuzz regressions: the OBJ and STL mesh readers refuse or read every kept input") {
+  CHECK(run_target("obj") > 0);
+  CHECK(run_target("stl") > 0);
 }

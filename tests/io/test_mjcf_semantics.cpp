@@ -364,7 +364,7 @@ TEST_CASE("mjcf semantics: mesh and hfield assets are read then their geoms refu
     FAIL("expected MjcfError");
   } catch (const MjcfError& e) {
     CHECK(contains(e.what(), "mesh_geom.xml:12: "));
-    CHECK(contains(e.what(), "geom type 'mesh' (mesh 'tetra' read)"));
+    CHECK(contains(e.what(), "geom type 'mesh' (mesh 'tetra' read: 4 vertices, 4 faces)"));
   }
 }
 
