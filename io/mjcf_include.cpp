@@ -101,6 +101,8 @@ struct Mapped {
   std::string text;
   std::vector<MjcfSourceLine> lines{MjcfSourceLine{}};
   bool line_empty = true;  // nothing yet on the last line: its origin is not set
+  mutable std::vector<size_t> newlines;            // line_of's index of text's newlines
+  mutable size_t newlines_of_size = size_t(-1);    // the text size it was built for
 
   // Appends s, whose first character is at `start` in its file.
   void append(const std::string& s, size_t from, size_t to, MjcfSourceLine start) {
@@ -131,13 +133,24 @@ struct Mapped {
       }
     }
   }
+  // How many newlines text[0, offset) holds, by binary search in the offsets
+  // of its newlines (found once: a replicate appends its content count times,
+  // and counting from the start each time was quadratic, a fuzz timeout).
+  size_t line_of(size_t offset) const {
+    if (newlines_of_size != text.size()) {
+      newlines.clear();
+      for (size_t k = 0; k < text.size(); ++k)
+        if (text[k] == '\n') newlines.push_back(k);
+      newlines_of_size = text.size();
+    }
+    return static_cast<size_t>(std::lower_bound(newlines.begin(), newlines.end(), offset) - newlines.begin());
+  }
   // Appends m.text[from, to).
   void append(const Mapped& m, size_t from, size_t to) {
-    const size_t line = static_cast<size_t>(std::count(m.text.begin(), m.text.begin() + from, '\n'));
+    const size_t line = m.line_of(from), last = m.line_of(to);
     Mapped piece;
     piece.text = m.text.substr(from, to - from);
-    piece.lines.assign(m.lines.begin() + line, m.lines.begin() + line + 1 +
-                                                   std::count(piece.text.begin(), piece.text.end(), '\n'));
+    piece.lines.assign(m.lines.begin() + line, m.lines.begin() + last + 1);
     append(piece);
   }
   // Appends generated text, attributed to `origin`.
@@ -336,12 +349,12 @@ void expand_replicates(MjcfSource& source, size_t max_bytes) {
     in.text = std::move(source.text);
     in.lines = std::move(source.lines);
     const auto fail = [&](size_t offset, const std::string& message) {
-      const int merged = 1 + static_cast<int>(std::count(in.text.begin(), in.text.begin() + offset, '\n'));
+      const int merged = 1 + static_cast<int>(in.line_of(offset));
       source.lines = in.lines;
       throw MjcfError(source.file_of(merged), source.line_of(merged), message);
     };
     const auto origin_at = [&](size_t offset) {
-      return in.lines[static_cast<size_t>(std::count(in.text.begin(), in.text.begin() + offset, '\n'))];
+      return in.lines[in.line_of(offset)];
     };
     // compiler angle / eulerseq (the last setting wins, as MuJoCo)
     bool degrees = true;

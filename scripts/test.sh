@@ -20,4 +20,4 @@ bash scripts/sanitize.sh --subset
 # 15), seeded with fuzz/corpus/ and the shared data, in build-fuzz (clang):
 # any crash fails and leaves its input in tests/data/fuzz_regressions/. A fixed
 # libFuzzer seed, so that a CI finding can be replayed with the same mutations.
-CONTACTLAB_FUZZ_ARGS="${CONTACTLAB_FUZZ_ARGS:--seed=1}" bash scripts/fuzz.sh --seconds "${CONTACTLAB_FUZZ_SECONDS:-15}" mjcf fc3d_dat fclib_hdf5
+CONTACTLAB_FUZZ_ARGS="${CONTACTLAB_FUZZ_ARGS:--seed=1}" bash scripts/fuzz.sh --seconds "${CONTACTLAB_FUZZ_SECONDS:-15}" mjcf fc3d_dat fclib_hdf5 obj stl
