@@ -10,6 +10,7 @@
 #include "core/kinematics.hpp"
 #include "io/mjcf.hpp"
 #include "sim/simulation.hpp"
+#include "support/tight_solves.hpp"
 
 using namespace contactlab;
 
@@ -20,9 +21,7 @@ const double kDeg = kPi / 180;
 
 Simulation make(const Model& model) {
   Simulation sim(model, PartChoice{"desaxce", "padmm", "velocity"});
-  for (const char* kv : {"solver.tol_primal=1e-11", "solver.tol_dual=1e-11", "solver.tol_compl=1e-11",
-                         "solver.max_iterations=2000"})
-    sim.set_option(kv);
+  test::tighten_solves(sim);
   sim.reset();
   return sim;
 }

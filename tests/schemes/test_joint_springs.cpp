@@ -10,6 +10,7 @@
 #include "core/metrics.hpp"
 #include "io/mjcf.hpp"
 #include "sim/simulation.hpp"
+#include "support/tight_solves.hpp"
 
 #ifdef CONTACTLAB_HAVE_MUJOCO
 #include "peers/mujoco_peer.hpp"
@@ -24,9 +25,7 @@ Simulation make(const std::string& body_xml, const std::string& compiler = "<com
                           "<option timestep=\"0.001\" gravity=\"0 0 0\"/><worldbody>" + body_xml +
                           "</worldbody></mujoco>";
   Simulation sim(load_mjcf_string(xml, "test"), PartChoice{"desaxce", "padmm", "velocity"});
-  for (const char* kv : {"solver.tol_primal=1e-11", "solver.tol_dual=1e-11", "solver.tol_compl=1e-11",
-                         "solver.max_iterations=2000"})
-    sim.set_option(kv);
+  test::tighten_solves(sim);
   sim.reset();
   return sim;
 }

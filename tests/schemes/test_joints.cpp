@@ -7,6 +7,7 @@
 #include "core/kinematics.hpp"
 #include "io/mjcf.hpp"
 #include "sim/simulation.hpp"
+#include "support/tight_solves.hpp"
 
 using namespace contactlab;
 
@@ -17,9 +18,7 @@ Simulation make(const std::string& body_xml, const std::string& extra = "", cons
                           gravity + "\"/><worldbody>" + body_xml + "</worldbody>" + extra + "</mujoco>";
   Simulation sim(load_mjcf_string(xml, "test"), PartChoice{});
   // Tight solves, so that closed-form discrete answers can be compared closely.
-  for (const char* kv : {"solver.tol_primal=1e-11", "solver.tol_dual=1e-11", "solver.tol_compl=1e-11",
-                         "solver.max_iterations=2000"})
-    sim.set_option(kv);
+  test::tighten_solves(sim);
   return sim;
 }
 

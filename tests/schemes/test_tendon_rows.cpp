@@ -10,6 +10,7 @@
 #include "core/metrics.hpp"
 #include "io/mjcf.hpp"
 #include "sim/simulation.hpp"
+#include "support/tight_solves.hpp"
 
 using namespace contactlab;
 
@@ -31,9 +32,7 @@ Simulation rotors(const std::string& extra, const std::string& joint2_attrs = ""
       extra +
       "<actuator><motor name=\"m1\" joint=\"j1\"/><motor name=\"m2\" joint=\"j2\"/></actuator></mujoco>";
   Simulation sim(load_mjcf_string(xml, "rotors.xml"), PartChoice{"desaxce", "padmm", "velocity"});
-  for (const char* kv : {"solver.tol_primal=1e-11", "solver.tol_dual=1e-11", "solver.tol_compl=1e-11",
-                         "solver.max_iterations=2000"})
-    sim.set_option(kv);
+  test::tighten_solves(sim);
   sim.reset();
   return sim;
 }
@@ -241,9 +240,7 @@ TEST_CASE("tendon rows: a motor on a fixed tendon drives each joint by its coeff
       "<tendon><fixed name=\"t\"><joint joint=\"j1\" coef=\"0.6\"/><joint joint=\"j2\" coef=\"-0.8\"/></fixed></tendon>"
       "<actuator><motor name=\"pull\" tendon=\"t\" gear=\"2\" ctrlrange=\"-2 2\"/></actuator></mujoco>";
   Simulation sim(load_mjcf_string(xml, "tendon_motor.xml"), PartChoice{"desaxce", "padmm", "velocity"});
-  for (const char* kv : {"solver.tol_primal=1e-11", "solver.tol_dual=1e-11", "solver.tol_compl=1e-11",
-                         "solver.max_iterations=2000"})
-    sim.set_option(kv);
+  test::tighten_solves(sim);
   sim.reset();
   REQUIRE(sim.model().actuators[0].tendon == 0);
   const double h = 0.001, I1 = 2 * kI0, I2 = kI0;
