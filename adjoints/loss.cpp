@@ -59,19 +59,6 @@ Vec3 com_offset_W(const Data& data, const Model& model, const LossTerm& t) {
   return data.q_WB[t.body] * (model.bodies[t.body].com_B - t.point_B);
 }
 
-// The point's position and velocity, and its body's angular velocity.
-void point_state(const Model& model, const Data& data, const LossTerm& t, Vec3& p, Vec3& v, Vec3& w) {
-  if (t.body < 0) {  // a site on the world
-    p = t.point_B;
-    v = w = Vec3::Zero();
-    return;
-  }
-  const Vec3 a = com_offset_W(data, model, t);
-  w = data.w_W[t.body];
-  p = data.x_W[t.body] - a;
-  v = data.v_W[t.body] - w.cross(a);
-}
-
 }  // namespace
 
 int state_field_index(const std::string& field) {
@@ -127,14 +114,13 @@ Loss Loss::parse(const std::string& spec, const Model& model) {
 Real Loss::value(const Model& model, const Data& data) const {
   Real total = 0;
   for (const LossTerm& t : terms_) {
-    Vec3 p, v, w;
-    point_state(model, data, t, p, v, w);
+    const SiteState point = body_point_state(model, data, t.body, t.point_B);
     if (t.kind == LossTerm::Kind::SumSq) {
-      total += t.scale * (p - t.target).squaredNorm();
+      total += t.scale * (point.p - t.target).squaredNorm();
       continue;
     }
     const int group = t.field / 3, k = t.field % 3;
-    total += t.scale * (group == 0 ? p : group == 1 ? v : w)[k];
+    total += t.scale * (group == 0 ? point.p : group == 1 ? point.v : point.w)[k];
   }
   return total;
 }

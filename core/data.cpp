@@ -42,20 +42,24 @@ Vec3 Data::origin_velocity(const Model& model, int body) const {
   return v_W[body] + w_W[body].cross(origin_position(model, body) - x_W[body]);
 }
 
-SiteState site_state(const Model& model, const Data& data, int site) {
-  const Site& s = model.sites[site];
+SiteState body_point_state(const Model& model, const Data& data, int body, const Vec3& point_B, const Quat& quat_B) {
   SiteState out;
-  if (s.body < 0) {  // on the world: fixed
-    out.p = s.pos_B;
-    out.q = s.quat_BS;
+  if (body < 0) {  // on the world: fixed
+    out.p = point_B;
+    out.q = quat_B;
     return out;
   }
-  const Vec3 r = data.q_WB[s.body] * (s.pos_B - model.bodies[s.body].com_B);  // COM to the site
-  out.p = data.x_W[s.body] + r;
-  out.q = (data.q_WB[s.body] * s.quat_BS).normalized();
-  out.w = data.w_W[s.body];
-  out.v = data.v_W[s.body] + out.w.cross(r);
+  const Vec3 r = data.q_WB[body] * (point_B - model.bodies[body].com_B);  // COM to the point
+  out.p = data.x_W[body] + r;
+  out.q = (data.q_WB[body] * quat_B).normalized();
+  out.w = data.w_W[body];
+  out.v = data.v_W[body] + out.w.cross(r);
   return out;
+}
+
+SiteState site_state(const Model& model, const Data& data, int site) {
+  const Site& s = model.sites[site];
+  return body_point_state(model, data, s.body, s.pos_B, s.quat_BS);
 }
 
 namespace {

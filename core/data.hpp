@@ -95,5 +95,9 @@ struct SiteState {
   Quat q = Quat::Identity();
 };
 SiteState site_state(const Model& model, const Data& data, int site);
+// The same for any point and axes fixed in `body` (body frame; world frame
+// and at rest for body -1): what site_state and the loss's site terms use.
+SiteState body_point_state(const Model& model, const Data& data, int body, const Vec3& point_B,
+                           const Quat& quat_B = Quat::Identity());
 
 }  // namespace contactlab
