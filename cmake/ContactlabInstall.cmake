@@ -17,7 +17,7 @@ install(TARGETS ${CONTACTLAB_LAYER_TARGETS} ${CONTACTLAB_EXPORTED_TARGETS}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS contactlab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 foreach(layer IN LISTS CONTACTLAB_LAYERS)
-  if(layer STREQUAL "apps" OR layer STREQUAL "fuzz")
+  if(layer STREQUAL "apps" OR layer STREQUAL "fuzz" OR layer STREQUAL "python")
     continue()
   endif()
   install(DIRECTORY "${CMAKE_SOURCE_DIR}/${layer}/" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/contactlab/${layer}"

@@ -25,6 +25,10 @@ packages=(
   gnuplot-nox
   libmujoco-dev
   libhdf5-dev
+  # The Python module (python/, CONTACTLAB_PYTHON) and its tests; Debian's python3.
+  python3-dev pybind11-dev python3-numpy python3-pytest
+  # Convex hulls of meshes (qhull) and convex-convex contact (libccd): geometry/.
+  libqhull-dev libccd-dev
 )
 [ "$with_siconos" -eq 1 ] && packages+=(libsiconos-numerics-dev)
 [ "$with_clang" -eq 1 ] && packages+=(clang libclang-rt-dev)
