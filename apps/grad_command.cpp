@@ -13,6 +13,7 @@
 #include "apps/rollout_options.hpp"
 #include "io/scene_library.hpp"
 #include "sim/gradcheck.hpp"
+#include "sim/gradient_job.hpp"
 #include "sim/registry.hpp"
 #include "sim/rollout.hpp"
 #include "sim/run_parameters.hpp"
@@ -36,17 +37,6 @@ std::string number(Real v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.17g", v);
   return buf;
-}
-
-// Without --wrt: every moving body's initial position and velocity, and every control.
-std::string default_inputs(const Model& m) {
-  std::string out;
-  for (const Body& b : m.bodies) {
-    if (b.fixed) continue;
-    for (const char* f : {"px", "py", "pz", "vx", "vy", "vz"}) out += (out.empty() ? "" : ",") + ("init:" + b.name + "." + f);
-  }
-  for (const Actuator& a : m.actuators) out += (out.empty() ? "" : ",") + ("ctrl:" + a.name);
-  return out;
 }
 
 }  // namespace
@@ -91,42 +81,28 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
       check_finite_difference_step(check_options.eps, "--eps");
       check_tolerance(check_options.tolerance, "--tol");
     }
-    if (checkpoint < 0)
-      throw std::invalid_argument(parameter_error("--checkpoint", std::to_string(checkpoint), "must be >= 0"));
-    // The adjoint's keys (adjoint.*) go to its options, the rest to the simulation.
-    StepAdjointOptions adjoint;
-    OptionSet adjoint_options;
-    bind_adjoint_options(adjoint_options, adjoint);
-    std::vector<std::string> sim_sets;
-    for (const auto& kv : spec.sets) {
-      if (kv.rfind("adjoint.", 0) == 0) adjoint_options.set_assignment(kv);
-      else sim_sets.push_back(kv);
-    }
-    adjoint_options.validate();
-    spec.sets = sim_sets;
     std::vector<std::string> warnings;
     MjcfLoadOptions load_options;
     load_options.allow_unsupported = spec.allow_unsupported;
     spec.model = std::make_shared<const Model>(load_scene(spec.scene, load_options, &warnings));
     for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
-    PreparedRollout r = prepare_rollout(spec);
     if (vm.count("list-options")) {
-      std::cout << r.sim.describe_options() << adjoint_options.describe();
+      StepAdjointOptions adjoint;
+      std::string adjoint_table;
+      RolloutSpec sim_spec = spec;
+      sim_spec.sets = apply_adjoint_settings(spec.sets, adjoint, &adjoint_table);
+      std::cout << prepare_rollout(sim_spec).sim.describe_options() << adjoint_table;
       return 0;
     }
-    if (wrt.empty()) wrt = default_inputs(r.sim.model());
-    const Loss parsed_loss = Loss::parse(loss, r.sim.model());
-    const std::vector<GradInput> inputs = parse_grad_inputs(wrt, r.sim.model());
-    check_input_steps(inputs, r.steps, "--wrt");
-    Rollout rollout;
-    const auto t0 = std::chrono::steady_clock::now();
-    rollout.run(r, checkpoint);
-    const auto t1 = std::chrono::steady_clock::now();
-    const GradientResult g = rollout.gradient(r, parsed_loss, inputs, adjoint);
-    const auto t2 = std::chrono::steady_clock::now();
+    const GradientJob job{spec, loss, wrt, checkpoint};
+    // gradcheck reports non-finite entries as FAIL in its table; grad refuses them.
+    GradCheckJobResult checked;
+    if (check) checked = run_gradcheck_job(job, check_options);
+    const GradientJobResult answer = check ? checked.gradient : run_gradient_job(job);
+    const GradientResult& g = answer.result;
+    const std::vector<GradInput>& inputs = answer.inputs;
     if (profile) {
-      const double forward = std::chrono::duration<double>(t1 - t0).count();
-      const double backward = std::chrono::duration<double>(t2 - t1).count();
+      const double forward = answer.forward_s, backward = answer.backward_s;
       std::fprintf(stderr,
                    "profile: steps %ld forward_s %.6g backward_s %.6g backward/forward %.3g record_bytes %zu "
                    "(%.1f per step)\n",
@@ -147,13 +123,7 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
     if (g.fallbacks > 0)
       std::cerr << "warning: " << g.fallbacks << " of " << g.steps
                 << " steps fell back from the relaxed to the exact sensitivity\n";
-    // grad: a loss or gradient that is not finite is no result (JSON has no nan
-    // either); gradcheck reports such entries as FAIL in its table.
-    if (!check && !std::isfinite(g.loss)) throw std::runtime_error("the loss is not finite (" + number(g.loss) + ")");
-    for (size_t i = 0; i < inputs.size(); ++i)
-      if (!check && !std::isfinite(g.gradient[i]))
-        throw std::runtime_error("the gradient with respect to " + inputs[i].text + " is not finite (" +
-                                 number(g.gradient[i]) + ")");
+    if (!check) check_gradient_finite(answer);
     if (!check) {
       std::ostringstream js;
       js << "{\"loss\": " << number(g.loss) << ", \"gradient\": {";
@@ -163,8 +133,7 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
       std::cout << js.str() << std::endl;
       return 0;
     }
-    const std::vector<Real> fd = finite_difference_gradient(spec, loss, inputs, check_options.eps);
-    const std::vector<GradCheckEntry> table = compare_gradients(inputs, g.gradient, fd, check_options);
+    const std::vector<GradCheckEntry>& table = checked.entries;
     bool all_ok = true;
     std::printf("%-36s %16s %16s %10s  %s\n", "input", "analytic", "finite_diff", "rel_error", "status");
     for (const GradCheckEntry& e : table) {

@@ -15,6 +15,7 @@
 #include "apps/time_budget.hpp"
 #include "core/metrics.hpp"
 #include "io/mjcf.hpp"
+#include "io/number_text.hpp"
 #include "io/output_file.hpp"
 #include "io/scene_library.hpp"
 #include "peers/mujoco_peer.hpp"
@@ -92,13 +93,22 @@ int run_command(const RunRequest& rq) {
     std::ostream* traj = out_csv.open();
     std::ostream* stats = stats_csv.open();
     if (traj) {
-      *traj << "step,time,body,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n" << std::setprecision(12);
+      *traj << "step,time,body,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n";
     }
     if (stats) {
       *stats << "step,time,contacts,iterations,converged,r_primal,r_dual,r_compl,r_vi,max_penetration,"
                 "joint_violation,energy,wall_time_s,solve_time_s\n"
              << std::setprecision(9);
     }
+    // Shortest round-trip decimals: the numbers read back are the doubles simulated.
+    auto write_row = [&](const char* prefix, const std::string& name, const Vec3& p, const Quat& q, const Vec3& v, const Vec3& w) {
+      const Data& d = sim.data();
+      std::ostream& o = *traj;
+      o << d.step << ',' << Shortest{d.time} << ',' << prefix << name;
+      for (const Real x : {p.x(), p.y(), p.z(), q.w(), q.x(), q.y(), q.z(), v.x(), v.y(), v.z(), w.x(), w.y(), w.z()})
+        o << ',' << Shortest{x};
+      o << '\n';
+    };
     auto write_state = [&]() {
       if (!traj) return;
       const Data& d = sim.data();
@@ -106,16 +116,11 @@ int run_command(const RunRequest& rq) {
         const Vec3 p = d.origin_position(m, b), v = d.origin_velocity(m, b);
         const Quat& q = d.q_WB[b];
         const Vec3& w = d.w_W[b];
-        *traj << d.step << ',' << d.time << ',' << m.bodies[b].name << ',' << p.x() << ',' << p.y() << ',' << p.z()
-              << ',' << q.w() << ',' << q.x() << ',' << q.y() << ',' << q.z() << ',' << v.x() << ',' << v.y() << ','
-              << v.z() << ',' << w.x() << ',' << w.y() << ',' << w.z() << '\n';
+        write_row("", m.bodies[b].name, p, q, v, w);
       }
       for (int i = 0; i < static_cast<int>(m.sites.size()); ++i) {  // after the bodies: "site.NAME" rows
         const SiteState st = site_state(m, d, i);
-        *traj << d.step << ',' << d.time << ",site." << m.sites[i].name << ',' << st.p.x() << ',' << st.p.y() << ','
-              << st.p.z() << ',' << st.q.w() << ',' << st.q.x() << ',' << st.q.y() << ',' << st.q.z() << ','
-              << st.v.x() << ',' << st.v.y() << ',' << st.v.z() << ',' << st.w.x() << ',' << st.w.y() << ','
-              << st.w.z() << '\n';
+        write_row("site.", m.sites[i].name, st.p, st.q, st.v, st.w);
       }
     };
 

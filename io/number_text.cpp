@@ -1,0 +1,19 @@
+#include "io/number_text.hpp"
+
+#include <charconv>
+
+namespace contactlab {
+
+std::string shortest_text(double value) {
+  char buf[32];  // the longest shortest form of a double is 24 characters
+  const auto result = std::to_chars(buf, buf + sizeof buf, value);
+  return std::string(buf, result.ptr);
+}
+
+std::ostream& operator<<(std::ostream& out, Shortest x) {
+  char buf[32];
+  const auto result = std::to_chars(buf, buf + sizeof buf, x.value);
+  return out.write(buf, result.ptr - buf);
+}
+
+}  // namespace contactlab

@@ -1,0 +1,43 @@
+// What the binding files share: the Python model handle, the conversion of
+// an `options` dict into the CLI's KEY=VALUE settings, and one function per
+// file that adds its part of the module (module.cpp calls them in order).
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/model.hpp"
+
+namespace contactlab::python {
+
+namespace py = pybind11;
+
+// cl.Model: a model as read, shared (never copied) by the simulations made from it.
+struct PyModel {
+  std::shared_ptr<const Model> model;
+  std::string label;  // what it was loaded from: a built-in name or a path
+};
+
+// A scene argument: a cl.Model, a built-in name or an MJCF path (read now).
+PyModel model_argument(const py::handle& scene, bool allow_unsupported = false);
+
+// {"solver.max_iterations": 500, "adjoint.sensitivity": "central_path"} ->
+// ["solver.max_iterations=500", ...]; bools as true/false, floats as their
+// shortest round-trip text (repr), so the C++ side reads the same double.
+std::vector<std::string> option_settings(const py::dict& options);
+
+// A list of names ("ctrl:push", ...) or one comma-separated string -> "a,b".
+std::string comma_list(const py::handle& names, const char* what);
+
+void bind_model(py::module_& m);
+void bind_simulation(py::module_& m);
+void bind_gradients(py::module_& m);
+void bind_batch(py::module_& m);
+void bind_parts(py::module_& m);
+
+}  // namespace contactlab::python
