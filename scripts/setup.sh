@@ -26,7 +26,7 @@ packages=(
   libmujoco-dev
   libhdf5-dev
   # The Python module (python/, CONTACTLAB_PYTHON) and its tests; Debian's python3.
-  python3-dev pybind11-dev python3-numpy python3-pytest
+  python3-dev pybind11-dev python3-numpy python3-pytest python3-matplotlib
   # Convex hulls of meshes (qhull) and convex-convex contact (libccd): geometry/.
   libqhull-dev libccd-dev
 )

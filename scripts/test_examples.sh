@@ -32,4 +32,18 @@ run() {  # NAME EXPECTED_TEXT ARGS...
 run load_and_step "pole " "$scenes/pendulum.xml"
 run jacobi_solver "velocity+desaxce+jacobi"
 run rollout_gradient "param:geom.box.friction" "$scenes/box_ramp.xml"
+# The Python module as installed (CONTACTLAB_PYTHON_INSTALL_DIR under the
+# prefix), imported from there and not from the build tree.
+if [ -f "$build/python/contactlab/__init__.py" ]; then
+  python_dir="$(sed -n 's/^CONTACTLAB_PYTHON_INSTALL_DIR:STRING=//p' "$build/CMakeCache.txt")"
+  python_exe="$(sed -n 's/^_Python3_EXECUTABLE:INTERNAL=//p' "$build/CMakeCache.txt")"
+  echo "== python module installed in $prefix/$python_dir"
+  out="$(cd "$work" && PYTHONPATH="$prefix/$python_dir" "$python_exe" -c '
+import contactlab as cl, sys
+assert cl.__file__.startswith(sys.argv[1]), cl.__file__
+sim = cl.Simulation(cl.load(sys.argv[2]))
+print("python", cl.__file__, sim.rollout(steps=100)["pos"][-1, 0])
+' "$prefix" "$scenes/box_ramp.xml")" || { echo "$out"; echo "the installed Python module failed"; exit 1; }
+  echo "$out"
+fi
 echo "examples: all built against the installed package and ran"
