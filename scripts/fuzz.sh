@@ -50,7 +50,7 @@ if [ "$build" -eq 1 ]; then
   # peers are not needed by the readers (and cost configure and build time).
   cmake -S . -B "$dir" -DCMAKE_CXX_COMPILER="${CXX:-clang++}" -DCONTACTLAB_FUZZ=ON \
     -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DCONTACTLAB_CUDA=OFF \
-    -DCONTACTLAB_MUJOCO=OFF -DCONTACTLAB_SICONOS=OFF ${CONTACTLAB_CMAKE_ARGS:-} >/dev/null
+    -DCONTACTLAB_MUJOCO=OFF -DCONTACTLAB_SICONOS=OFF -DCONTACTLAB_PYTHON=OFF ${CONTACTLAB_CMAKE_ARGS:-} >/dev/null
 fi
 [ -f "$manifest" ] || { echo "fuzz.sh: $manifest missing (run without --no-build)" >&2; exit 2; }
 
