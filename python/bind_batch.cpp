@@ -65,21 +65,14 @@ py::dict rollout(PyBatch& b, long steps) {
     }
   };
   record(0);
-  for (long s0 = 0; s0 < steps; s0 += kStepsPerSignalCheck) {
-    const long s1 = std::min(steps, s0 + kStepsPerSignalCheck);
-    {
-      py::gil_scoped_release release;
-      for (long k = s0; k < s1; ++k) {
-        b.batch->step(b.h);
-        for (py::ssize_t w = 0; w < W; ++w) {
-          const StepMetrics& mt = b.batch->world_metrics(static_cast<int>(w));
-          C[k * W + w] = mt.num_contacts, V[k * W + w] = mt.converged ? 1 : 0, I[k * W + w] = mt.iterations;
-        }
-        record(k + 1);
-      }
+  run_interruptibly(steps, kStepsPerSignalCheck, [&](long k) {
+    b.batch->step(b.h);
+    for (py::ssize_t w = 0; w < W; ++w) {
+      const StepMetrics& mt = b.batch->world_metrics(static_cast<int>(w));
+      C[k * W + w] = mt.num_contacts, V[k * W + w] = mt.converged ? 1 : 0, I[k * W + w] = mt.iterations;
     }
-    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-  }
+    record(k + 1);
+  });
   py::dict out;
   out["time"] = time;
   out["pos"] = pos;

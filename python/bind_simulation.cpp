@@ -149,25 +149,18 @@ py::dict rollout(PySimulation& s, std::optional<long> steps_arg, const py::objec
     }
   };
   record(0);
-  for (long s0 = 0; s0 < steps; s0 += kStepsPerSignalCheck) {
-    const long s1 = std::min(steps, s0 + kStepsPerSignalCheck);
-    {
-      py::gil_scoped_release release;
-      for (long k = s0; k < s1; ++k) {
-        const auto t0 = std::chrono::steady_clock::now();
-        s.step_once(ctrl_rows ? ctrl_rows + k * s.nu() : nullptr);
-        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        const Data& d = s.data();
-        const StepMetrics& mt = d.metrics;
-        ip[0][k] = mt.num_contacts, ip[1][k] = mt.iterations, ip[2][k] = mt.converged ? 1 : 0;
-        const double values[] = {mt.r_primal, mt.r_dual, mt.r_compl, mt.r_vi, mt.max_penetration, mt.joint_violation,
-                                 mechanical_energy(m, d), wall, d.solve_stats.wall_time_s};
-        for (size_t i = 0; i < 9; ++i) rp[i][k] = values[i];
-        record(k + 1);
-      }
-    }
-    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-  }
+  run_interruptibly(steps, kStepsPerSignalCheck, [&](long k) {
+    const auto t0 = std::chrono::steady_clock::now();
+    s.step_once(ctrl_rows ? ctrl_rows + k * s.nu() : nullptr);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const Data& d = s.data();
+    const StepMetrics& mt = d.metrics;
+    ip[0][k] = mt.num_contacts, ip[1][k] = mt.iterations, ip[2][k] = mt.converged ? 1 : 0;
+    const double values[] = {mt.r_primal, mt.r_dual, mt.r_compl, mt.r_vi, mt.max_penetration, mt.joint_violation,
+                             mechanical_energy(m, d), wall, d.solve_stats.wall_time_s};
+    for (size_t i = 0; i < 9; ++i) rp[i][k] = values[i];
+    record(k + 1);
+  });
   py::dict stats;
   for (size_t i = 0; i < 3; ++i) stats[int_stats[i]] = ints[i];
   for (size_t i = 0; i < 9; ++i) stats[real_stats[i]] = reals[i];

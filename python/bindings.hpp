@@ -7,6 +7,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,6 +34,20 @@ std::vector<std::string> option_settings(const py::dict& options);
 
 // A list of names ("ctrl:push", ...) or one comma-separated string -> "a,b".
 std::string comma_list(const py::handle& names, const char* what);
+
+// body(k) for k = 0 .. steps-1 without the GIL, back in Python every `chunk`
+// steps to let Ctrl-C (KeyboardInterrupt) stop a long loop.
+template <class Body>
+void run_interruptibly(long steps, long chunk, Body body) {
+  for (long s0 = 0; s0 < steps; s0 += chunk) {
+    const long s1 = std::min(steps, s0 + chunk);
+    {
+      py::gil_scoped_release release;
+      for (long k = s0; k < s1; ++k) body(k);
+    }
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+  }
+}
 
 void bind_model(py::module_& m);
 void bind_simulation(py::module_& m);
