@@ -117,11 +117,10 @@ void bind_batch(py::module_& m) {
            py::arg("keyframe") = "")
       .def("step", [](PyBatch& b, long n, bool scheduled_controls) {
              if (n < 0) throw py::value_error("step(n=" + std::to_string(n) + "): must be >= 0");
-             py::gil_scoped_release release;
-             for (long k = 0; k < n; ++k) {
+             run_interruptibly(n, kStepsPerSignalCheck, [&](long) {
                if (scheduled_controls) b.batch->apply_scheduled_controls();
                b.batch->step(b.h);
-             }
+             });
            }, py::arg("n") = 1, py::arg("scheduled_controls") = true,
            "n steps of every world; scheduled_controls=False keeps ctrl as written (the schedules otherwise overwrite their actuators before each step)")
       .def("apply_scheduled_controls", [](PyBatch& b) { b.batch->apply_scheduled_controls(); })

@@ -232,8 +232,7 @@ void bind_simulation(py::module_& m) {
            py::arg("keyframe") = "")
       .def("step", [](PySimulation& s, long n) {
              if (n < 0) throw py::value_error("step(n=" + std::to_string(n) + "): must be >= 0");
-             py::gil_scoped_release release;
-             for (long k = 0; k < n; ++k) s.step_once(nullptr);
+             run_interruptibly(n, kStepsPerSignalCheck, [&](long) { s.step_once(nullptr); });
            }, py::arg("n") = 1, "n steps of length dt")
       .def("reset", [](PySimulation& s, std::optional<std::string> keyframe) {
              if (keyframe) s.keyframe = *keyframe;
