@@ -23,6 +23,8 @@ const char* to_string(GeomType t) {
       return "capsule";
     case GeomType::Cylinder:
       return "cylinder";
+    case GeomType::Mesh:
+      return "mesh";
   }
   return "?";
 }
@@ -182,6 +184,13 @@ void Model::validate() const {
         break;
       case GeomType::Plane:
         needed = 0;
+        break;
+      case GeomType::Mesh:
+        if (!geom.hull || geom.hull->vertices.size() < 4 || geom.hull->num_faces() < 4)
+          invalid(what, "mesh geom without a convex hull (at least 4 vertices and 4 faces)");
+        if (!(geom.hull->bounding_radius > 0 && std::isfinite(geom.hull->bounding_radius)))
+          invalid(what, "mesh hull bounding radius must be finite and > 0");
+        bounded(what, "hull bounding radius", limits::kSize, geom.hull->bounding_radius);
         break;
     }
     for (int i = 0; i < needed; ++i)

@@ -3,16 +3,19 @@
 // servos become constraint rows at each step. Arrays are flat, indexed by id.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/convex_hull.hpp"
 #include "core/math.hpp"
 #include "core/tendon.hpp"
 
 namespace contactlab {
 
-enum class GeomType { Plane, Sphere, Box, Capsule, Cylinder };
+// Mesh: the convex hull of an MJCF mesh asset (Geom::hull).
+enum class GeomType { Plane, Sphere, Box, Capsule, Cylinder, Mesh };
 // Weld is internal: a body declared without any joint inside a moving parent
 // is rigidly attached to it (MJCF semantics), which in maximal coordinates is
 // a weld constraint. Bodies without joints up to the world are `fixed` instead.
@@ -39,13 +42,18 @@ struct Geom {
   std::string name;
   GeomType type = GeomType::Sphere;
   int body = -1;                     // owning body, -1 = world
-  // size: sphere (r), capsule/cylinder (r, half-length), box (half-extents), plane (unused)
+  // size: sphere (r), capsule/cylinder (r, half-length), box (half-extents),
+  // mesh (half-extents of the hull's box in geom axes: informative), plane (unused)
   Vec3 size = Vec3::Zero();
   Vec3 pos_B = Vec3::Zero();         // geom frame origin in the body frame (world frame for body -1)
   Quat quat_BG = Quat::Identity();   // geom axes in body axes; capsule/cylinder axis is local z
   Real friction = 1.0;               // sliding friction coefficient (MJCF friction[0])
   int contype = 1, conaffinity = 1;  // MJCF collision bitmasks
   Real margin = 0;                   // m, contacts are generated when the gap is below it
+  // GeomType::Mesh: the hull in geom coordinates. MJCF re-centres a mesh on
+  // its inertial frame, so pos_B/quat_BG are that frame's (MuJoCo's rule).
+  std::shared_ptr<const ConvexHull> hull;
+  std::string mesh;                  // the mesh asset's name (empty for primitives)
 };
 
 // A named point fixed in a body (MJCF <site>), for losses and output:

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "geometry/collision_detail.hpp"
+#include "geometry/convex_hull.hpp"
 
 namespace contactlab {
 namespace collision_detail {
@@ -49,8 +50,8 @@ int emit_ball_vs_query(const PairContextT<T>& ctx, const PointQueryT<T>& q, cons
 // above rounding (~1e-16 m), far below any physical depth difference.
 constexpr Real kGapTie = 1e-12;
 
-template <class T>
-int emit_reduced(const PairContextT<T>& ctx, const CandidateSetT<T>& set, int max_points) {
+template <class T, int Cap>
+int emit_reduced(const PairContextT<T>& ctx, const CandidateSetT<T, Cap>& set, int max_points) {
   using std::abs;
   max_points = std::max(1, std::min(max_points, 4));
   if (set.n == 0) return 0;
@@ -147,7 +148,9 @@ int emit_reduced(const PairContextT<T>& ctx, const CandidateSetT<T>& set, int ma
   template int emit<T>(const PairContextT<T>&, const DeducedVec3<T>&, const DeducedVec3<T>&, const DeducedScalar<T>&);                 \
   template int emit_balls<T>(const PairContextT<T>&, const DeducedVec3<T>&, Real, const DeducedVec3<T>&, Real);          \
   template int emit_ball_vs_query<T>(const PairContextT<T>&, const PointQueryT<T>&, const DeducedVec3<T>&, Real, bool); \
-  template int emit_reduced<T>(const PairContextT<T>&, const CandidateSetT<T>&, int);
+  template int emit_reduced<T, 96>(const PairContextT<T>&, const CandidateSetT<T, 96>&, int);                  \
+  template int emit_reduced<T, 2 * kMaxHullFaceVertices + 8>(                                                 \
+      const PairContextT<T>&, const CandidateSetT<T, 2 * kMaxHullFaceVertices + 8>&, int);
 CONTACTLAB_EMIT_INSTANCES(Real)
 CONTACTLAB_EMIT_INSTANCES(Dual)
 #undef CONTACTLAB_EMIT_INSTANCES
@@ -158,16 +161,19 @@ namespace {
 
 using namespace collision_detail;
 
-constexpr int kNumTypes = 5;
+constexpr int kNumTypes = 6;
 int type_index(GeomType t) { return static_cast<int>(t); }
 constexpr int pair_key(GeomType a, GeomType b) { return static_cast<int>(a) * kNumTypes + static_cast<int>(b); }
 
 }  // namespace
 
 bool pair_supported(GeomType a, GeomType b) {
-  // Every pair of the five primitives has a routine except plane-plane
-  // (planes are static and infinite).
-  return !(a == GeomType::Plane && b == GeomType::Plane);
+  // Every pair has a routine except plane-plane (planes are static and
+  // infinite) and cylinder-mesh (not written yet: refused at load by
+  // check_pairs_supported, never skipped silently).
+  if (a == GeomType::Plane && b == GeomType::Plane) return false;
+  if ((a == GeomType::Cylinder && b == GeomType::Mesh) || (a == GeomType::Mesh && b == GeomType::Cylinder)) return false;
+  return true;
 }
 
 bool pair_closed_form(GeomType a, GeomType b) {
@@ -211,7 +217,12 @@ int collide_geoms_t(const Geom& a, const GeomPoseT<T>& pa, int id_a, const Geom&
     case pair_key(GeomType::Box, GeomType::Cylinder): return collide_box_cylinder(g1, p1, g2, p2, ctx);
     case pair_key(GeomType::Capsule, GeomType::Cylinder): return collide_capsule_cylinder(g1, p1, g2, p2, ctx);
     case pair_key(GeomType::Cylinder, GeomType::Cylinder): return collide_cylinder_cylinder(g1, p1, g2, p2, ctx);
-    default: return 0;  // plane-plane
+    case pair_key(GeomType::Plane, GeomType::Mesh): return collide_plane_mesh(g1, p1, g2, p2, ctx);
+    case pair_key(GeomType::Sphere, GeomType::Mesh): return collide_sphere_mesh(g1, p1, g2, p2, ctx);
+    case pair_key(GeomType::Box, GeomType::Mesh): return collide_box_mesh(g1, p1, g2, p2, ctx);
+    case pair_key(GeomType::Capsule, GeomType::Mesh): return collide_capsule_mesh(g1, p1, g2, p2, ctx);
+    case pair_key(GeomType::Mesh, GeomType::Mesh): return collide_mesh_mesh(g1, p1, g2, p2, ctx);
+    default: return 0;  // plane-plane, cylinder-mesh (refused at load)
   }
 }
 

@@ -187,9 +187,10 @@ struct CandidateT {
   Vec3T<T> normal_W = Vec3T<T>::UnitZ();  // from the routine's first geom to its second
   T gap = T(0);
 };
-template <class T>
+// Cap: the capacity (96 for the primitive routines, more for hull faces).
+template <class T, int Cap = 96>
 struct CandidateSetT {
-  static constexpr int kCapacity = 96;
+  static constexpr int kCapacity = Cap;
   CandidateT<T> c[kCapacity];     // (n) fixed storage: no allocation in the step
   int n = 0;
   // Keeps only candidates below the margin; silently drops beyond capacity
@@ -206,8 +207,8 @@ using Candidate = CandidateT<Real>;
 using CandidateSet = CandidateSetT<Real>;
 // Emits at most max_points (<= 4) of the candidates: the deepest, then the
 // points that spread the manifold most (farthest, then largest area).
-template <class T>
-int emit_reduced(const PairContextT<T>& ctx, const CandidateSetT<T>& set, int max_points = 4);
+template <class T, int Cap>
+int emit_reduced(const PairContextT<T>& ctx, const CandidateSetT<T, Cap>& set, int max_points = 4);
 
 // Pair routines. Argument order is GeomType enum order; the normal points
 // from the first geom to the second. Closed form (templated on the scalar):
@@ -255,6 +256,23 @@ int collide_box_cylinder(const Geom& box, const GeomPoseT<T>& pb, const Geom& cy
 template <class T>
 int collide_cylinder_cylinder(const Geom& c1, const GeomPoseT<T>& p1, const Geom& c2, const GeomPoseT<T>& p2,
                               const PairContextT<T>& ctx);
+
+// Convex hulls (GeomType::Mesh; geometry/collide_hull.cpp), closed form:
+template <class T>
+int collide_plane_mesh(const Geom& plane, const GeomPoseT<T>& pp, const Geom& mesh, const GeomPoseT<T>& pm,
+                       const PairContextT<T>& ctx);
+template <class T>
+int collide_sphere_mesh(const Geom& sph, const GeomPoseT<T>& ps, const Geom& mesh, const GeomPoseT<T>& pm,
+                        const PairContextT<T>& ctx);
+template <class T>
+int collide_box_mesh(const Geom& box, const GeomPoseT<T>& pb, const Geom& mesh, const GeomPoseT<T>& pm,
+                     const PairContextT<T>& ctx);
+template <class T>
+int collide_capsule_mesh(const Geom& cap, const GeomPoseT<T>& pc, const Geom& mesh, const GeomPoseT<T>& pm,
+                         const PairContextT<T>& ctx);
+template <class T>
+int collide_mesh_mesh(const Geom& m1, const GeomPoseT<T>& p1, const Geom& m2, const GeomPoseT<T>& p2,
+                      const PairContextT<T>& ctx);
 
 }  // namespace collision_detail
 }  // namespace contactlab

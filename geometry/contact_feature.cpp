@@ -61,6 +61,7 @@ ContactFeatureT<T> contact_feature(const Geom& g, const GeomPoseT<T>& pose, cons
       break;
     }
     case GeomType::Plane:
+    case GeomType::Mesh:  // a hull point is a material point (vertex, edge or face)
       break;
   }
   return f;

@@ -1,6 +1,8 @@
 #include "geometry/pair_filter.hpp"
 
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "geometry/collision.hpp"
 
@@ -11,9 +13,8 @@ namespace {
 // Fixed bodies and the world have infinite mass.
 bool is_moving(const Model& model, int body) { return body >= 0 && !model.bodies[body].fixed; }
 
-}  // namespace
-
-bool geoms_may_collide(const Model& model, int geom_a, int geom_b) {
+// Every test but the one on the types.
+bool filters_pass(const Model& model, int geom_a, int geom_b) {
   const Geom& ga = model.geoms[geom_a];
   const Geom& gb = model.geoms[geom_b];
   if (ga.body == gb.body) return false;
@@ -21,8 +22,33 @@ bool geoms_may_collide(const Model& model, int geom_a, int geom_b) {
   if (!is_moving(model, ga.body) && !is_moving(model, gb.body)) return false;
   const int ba = ga.body, bb = gb.body;
   if (ba >= 0 && bb >= 0 && (model.bodies[ba].parent == bb || model.bodies[bb].parent == ba)) return false;
-  if (model.bodies_excluded(ba, bb)) return false;
-  return pair_supported(ga.type, gb.type);
+  return !model.bodies_excluded(ba, bb);
+}
+
+}  // namespace
+
+bool geoms_may_collide(const Model& model, int geom_a, int geom_b) {
+  return filters_pass(model, geom_a, geom_b) &&
+         pair_supported(model.geoms[geom_a].type, model.geoms[geom_b].type);
+}
+
+void check_pairs_supported(const Model& model) {
+  const int ng = static_cast<int>(model.geoms.size());
+  auto name = [&](int g) {
+    const Geom& geom = model.geoms[g];
+    return "geom " + std::to_string(g) + (geom.name.empty() ? "" : " '" + geom.name + "'") + " (" +
+           to_string(geom.type) + ")";
+  };
+  for (int i = 0; i < ng; ++i)
+    for (int j = i + 1; j < ng; ++j) {
+      const GeomType a = model.geoms[i].type, b = model.geoms[j].type;
+      if (pair_supported(a, b) || (a == GeomType::Plane && b == GeomType::Plane)) continue;
+      if (filters_pass(model, i, j))
+        throw std::invalid_argument(name(i) + " and " + name(j) + " may collide, but contactlab has no " +
+                                    to_string(a) + "-" + to_string(b) +
+                                    " routine yet (docs/geometry.md); set their contype/conaffinity so they "
+                                    "cannot touch, or exclude their bodies");
+    }
 }
 
 Real geom_bounding_radius(const Geom& g) {
@@ -32,6 +58,7 @@ Real geom_bounding_radius(const Geom& g) {
     case GeomType::Cylinder: return std::sqrt(g.size.x() * g.size.x() + g.size.y() * g.size.y());
     case GeomType::Box: return g.size.norm();
     case GeomType::Plane: return Real(-1);
+    case GeomType::Mesh: return g.hull ? g.hull->bounding_radius : Real(-1);
   }
   return Real(-1);
 }

@@ -15,6 +15,11 @@ namespace contactlab {
 // excluded by <contact>, and a narrow-phase routine exists for the types.
 bool geoms_may_collide(const Model& model, int geom_a, int geom_b);
 
+// Throws std::invalid_argument naming both geoms when a pair passes every
+// test above but the narrow phase has no routine for its types (so such a
+// pair is refused at load, never skipped in silence). Plane-plane is fine.
+void check_pairs_supported(const Model& model);
+
 // Radius about the geom origin of a sphere enclosing the geom; -1 for a
 // plane (unbounded).
 Real geom_bounding_radius(const Geom& g);

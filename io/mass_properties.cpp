@@ -1,5 +1,9 @@
 #include "io/mass_properties.hpp"
 
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <stdexcept>
+
 namespace contactlab {
 
 Real geom_volume(GeomType type, const Vec3& s) {
@@ -13,6 +17,7 @@ Real geom_volume(GeomType type, const Vec3& s) {
     case GeomType::Box:
       return 8.0 * s[0] * s[1] * s[2];
     case GeomType::Plane:
+    case GeomType::Mesh:  // from its triangles: mesh_volume_properties
       return 0;
   }
   return 0;
@@ -53,6 +58,7 @@ Vec3 geom_principal_inertia(GeomType type, const Vec3& s, Real m) {
       return Vec3(ixx, ixx, izz);
     }
     case GeomType::Plane:
+    case GeomType::Mesh:  // from its triangles: mesh_volume_properties
       return Vec3::Zero();
   }
   return Vec3::Zero();
@@ -76,6 +82,53 @@ MassProperties MassAccumulator::result() const {
   out.inertia = second_moment_ - mass_ * (c.squaredNorm() * Mat3::Identity() - c * c.transpose());
   out.inertia = 0.5 * (out.inertia + out.inertia.transpose());
   return out;
+}
+
+MeshVolumeProperties mesh_volume_properties(const std::vector<Vec3>& v, const std::vector<std::array<int, 3>>& faces,
+                                            const std::string& label) {
+  if (faces.empty()) throw std::invalid_argument(label + ": mesh has no faces for its volume");
+  const int nv = static_cast<int>(v.size());
+  // Integrals over the tetrahedra (o, a, b, c) of each triangle, with o the
+  // vertex centroid (a closed mesh's result does not depend on o; near its
+  // points the sums lose the least to rounding).
+  Vec3 o = Vec3::Zero();
+  for (const Vec3& p : v) o += p;
+  o /= static_cast<Real>(std::max(nv, 1));
+  Real vol = 0;
+  Vec3 first = Vec3::Zero();
+  Mat3 second = Mat3::Zero();  // integral of x x^T about o
+  Real extent = 0;
+  for (const Vec3& p : v) extent = std::max(extent, (p - o).norm());
+  for (const auto& f : faces) {
+    for (int k = 0; k < 3; ++k)
+      if (f[k] < 0 || f[k] >= nv) throw std::invalid_argument(label + ": face index out of range");
+    const Vec3 a = v[f[0]] - o, b = v[f[1]] - o, c = v[f[2]] - o;
+    const Real det = a.dot(b.cross(c));  // 6 x the signed volume
+    const Vec3 s = a + b + c;
+    vol += det / 6;
+    first += det / 24 * s;
+    second += det / 120 * (a * a.transpose() + b * b.transpose() + c * c.transpose() + s * s.transpose());
+  }
+  // Faces wound clockwise give the same solid with every sign flipped.
+  if (vol < 0) vol = -vol, first = -first, second = -second;
+  if (!(vol > 1e-12 * extent * extent * extent) || !std::isfinite(vol))
+    throw std::invalid_argument(label + ": mesh volume " + std::to_string(vol) +
+                                " m^3 is not positive (open or inconsistently wound faces?)");
+  MeshVolumeProperties out;
+  out.volume = vol;
+  const Vec3 c = first / vol;  // centroid relative to o
+  out.com = o + c;
+  const Mat3 cov = second - vol * c * c.transpose();  // about the centroid
+  out.inertia = cov.trace() * Mat3::Identity() - cov;
+  out.inertia = 0.5 * (out.inertia + out.inertia.transpose());
+  return out;
+}
+
+void principal_frame(const Mat3& inertia, Mat3& R, Vec3& principal) {
+  Eigen::SelfAdjointEigenSolver<Mat3> es(inertia);
+  R = es.eigenvectors();
+  principal = es.eigenvalues();
+  if (R.determinant() < 0) R.col(2) = -R.col(2);
 }
 
 }  // namespace contactlab

@@ -3,6 +3,10 @@
 // (compiler inertiafromgeom="auto"). Planes have no volume and no mass.
 #pragma once
 
+#include <array>
+#include <string>
+#include <vector>
+
 #include "core/math.hpp"
 #include "core/model.hpp"
 
@@ -19,6 +23,21 @@ Vec3 geom_principal_inertia(GeomType type, const Vec3& size, Real mass);
 // principal moments m/5 (a1^2 + a2^2, a0^2 + a2^2, a0^2 + a1^2) about its centre.
 Real ellipsoid_volume(const Vec3& semi_axes);
 Vec3 ellipsoid_principal_inertia(const Vec3& semi_axes, Real mass);
+
+// Volume, centroid and inertia (unit density, about the centroid, mesh axes)
+// of the solid a closed triangle mesh bounds: exact polyhedral integrals (a
+// signed tetrahedron per triangle). Either winding is accepted; a volume that
+// is not positive (an open or inconsistently wound mesh) is refused with an
+// std::invalid_argument naming `label`.
+struct MeshVolumeProperties {
+  Real volume = 0;              // m^3
+  Vec3 com = Vec3::Zero();      // mesh frame, m
+  Mat3 inertia = Mat3::Zero();  // per unit density (kg/m^3), m^5
+};
+MeshVolumeProperties mesh_volume_properties(const std::vector<Vec3>& vertices,
+                                            const std::vector<std::array<int, 3>>& faces, const std::string& label);
+// Principal axes (columns of a rotation R) and moments of a symmetric inertia.
+void principal_frame(const Mat3& inertia, Mat3& R, Vec3& principal);
 
 // Mass, centre of mass and inertia about the centre of mass of a set of parts.
 struct MassProperties {

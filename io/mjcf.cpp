@@ -22,6 +22,7 @@
 
 #include "core/compound_joint.hpp"
 #include "core/model_limits.hpp"
+#include "geometry/pair_filter.hpp"
 #include "io/mass_properties.hpp"
 #include "io/mjcf_assets.hpp"
 #include "io/mjcf_contact_params.hpp"
@@ -89,9 +90,9 @@ Quat z_to(const Vec3& v) {
   return Quat(Eigen::AngleAxis<Real>(angle, axis));
 }
 
-const char* const kGeomTypes[] = {"plane", "sphere", "box", "capsule", "cylinder"};
+const char* const kGeomTypes[] = {"plane", "sphere", "box", "capsule", "cylinder", "mesh"};
 const GeomType kGeomTypeValues[] = {GeomType::Plane, GeomType::Sphere, GeomType::Box, GeomType::Capsule,
-                                    GeomType::Cylinder};
+                                    GeomType::Cylinder, GeomType::Mesh};
 
 class Parser {
  public:
@@ -166,6 +167,7 @@ class Parser {
     name_unnamed(model_);
     try {
       model_.validate();
+      check_pairs_supported(model_);
     } catch (const std::invalid_argument& e) {
       fail(root->GetLineNum(), e.what());
     }
@@ -831,10 +833,11 @@ class Parser {
     const std::string label = describe(el);
 
     if (const Attr t = attr(el, "type")) {
-      static const char* const other[] = {"ellipsoid", "mesh", "hfield", "sdf"};
+      static const char* const other[] = {"ellipsoid", "hfield", "sdf"};
       if (std::any_of(std::begin(other), std::end(other), [&](const char* o) { return std::strcmp(o, t.value) == 0; }))
         refuse_unsimulated_geom(el, t);
-      g.type = kGeomTypeValues[keyword(t, {kGeomTypes[0], kGeomTypes[1], kGeomTypes[2], kGeomTypes[3], kGeomTypes[4]})];
+      g.type = kGeomTypeValues[keyword(
+          t, {kGeomTypes[0], kGeomTypes[1], kGeomTypes[2], kGeomTypes[3], kGeomTypes[4], kGeomTypes[5]})];
     }
 
     const Attr size_attr = attr(el, "size");
@@ -856,6 +859,7 @@ class Parser {
         needed = fromto ? 1 : 3;
         break;
       case GeomType::Plane:
+      case GeomType::Mesh:  // the mesh gives the shape
         needed = 0;
         break;
     }
@@ -888,6 +892,9 @@ class Parser {
       g.pos_B = bounded(pos, vec3(pos), limits::kPosition);
       g.quat_BG = orientation(el);
     }
+    const CompiledMesh* mesh = g.type == GeomType::Mesh ? &mesh_of_geom(el, g) : nullptr;
+    if (!mesh && attr(el, "mesh") && g.type != GeomType::Mesh)
+      warn(attr(el, "mesh").line, label + ": 'mesh' is ignored by a geom of type " + kGeomTypes[int(g.type)]);
 
     if (const Attr f = attr(el, "friction")) {
       g.friction = reals(f, 1, 3)[0];
@@ -901,11 +908,39 @@ class Parser {
 
     const Attr mass_attr = attr(el, "mass");
     const Real density = nonnegative(attr(el, "density"), 1000.0);
+    const Real volume = mesh ? mesh->volume : geom_volume(g.type, g.size);
     const Real mass = mass_attr ? bounded(mass_attr, nonnegative(mass_attr, 0), limits::kMassValue)
-                                : density * geom_volume(g.type, g.size);
-    if (acc && g.type != GeomType::Plane)
-      acc->add(mass, g.pos_B, g.quat_BG.toRotationMatrix(), geom_principal_inertia(g.type, g.size, mass));
+                                : density * volume;
+    const Vec3 principal = mesh ? Vec3(mesh->principal_unit * (mass / volume))
+                                : geom_principal_inertia(g.type, g.size, mass);
+    if (acc && g.type != GeomType::Plane) acc->add(mass, g.pos_B, g.quat_BG.toRotationMatrix(), principal);
     model_.geoms.push_back(g);
+  }
+
+  // A mesh geom's asset, compiled on first use (hull, mass properties;
+  // io/mjcf_mesh.hpp), and the geom moved to the mesh's inertial frame.
+  const CompiledMesh& mesh_of_geom(const XMLElement* el, Geom& g) {
+    const Attr ref = require(el, "mesh");
+    auto it = assets_.meshes.find(ref.value);
+    if (it == assets_.meshes.end()) fail(ref.line, where(ref) + ": unknown mesh '" + ref.value + "'");
+    MeshAsset& asset = it->second;
+    if (!asset.compiled) {
+      // The geom's line says who asked; the label names the asset and its file.
+      const std::string label = "mesh '" + it->first + "' (asset line " + std::to_string(asset.line) +
+                                (asset.file.empty() ? std::string(", inline vertices)") : ", file " + asset.file + ")");
+      try {
+        asset.compiled = std::make_shared<CompiledMesh>(compile_mesh(asset.mesh, asset.refpos, asset.refquat, label));
+      } catch (const std::invalid_argument& e) {
+        fail(ref.line, where(ref) + ": " + e.what());
+      }
+    }
+    const CompiledMesh& m = *asset.compiled;
+    g.pos_B = g.pos_B + g.quat_BG * m.pos;
+    g.quat_BG = (g.quat_BG * m.quat).normalized();
+    g.hull = m.hull;
+    g.mesh = it->first;
+    g.size = m.half_extents;
+    return m;
   }
 
   // ---- assets (io/mjcf_assets.hpp) ----------------------------------------------
@@ -964,6 +999,13 @@ class Parser {
       for (size_t i = 0; i + 2 < v.size(); i += 3) m.mesh.vertices.emplace_back(v[i], v[i + 1], v[i + 2]);
     }
     for (Vec3& p : m.mesh.vertices) p = p.cwiseProduct(m.scale);
+    if (const Attr rp = attr(el, "refpos")) m.refpos = bounded(rp, vec3(rp), limits::kPosition);
+    if (const Attr rq = attr(el, "refquat")) {
+      const std::vector<Real> q = reals(rq, 4, 4);
+      m.refquat = Quat(q[0], q[1], q[2], q[3]);
+      if (m.refquat.norm() < 1e-10) fail(rq.line, where(rq) + ": zero quaternion");
+      m.refquat.normalize();
+    }
     assets_.meshes[asset_name(el, file, mesh_names_)] = m;
   }
 
@@ -1063,7 +1105,7 @@ class Parser {
     }
     fail(t.line, label + ": geom type '" + type + "' (" + detail +
                      ") is not simulated yet: its collision is the geometry issue's (issue 15); contactlab "
-                     "simulates plane, sphere, box, capsule and cylinder geoms");
+                     "simulates plane, sphere, box, capsule, cylinder and mesh geoms");
   }
 
   // condim, priority and gap (io/mjcf_contact_params.hpp; docs/mjcf.md "Contact parameters").

@@ -1,14 +1,17 @@
 // <asset><mesh> and <asset><hfield> as read by the MJCF reader: names, files
-// resolved and checked, meshes read (OBJ, STL), sizes. Their collision is the geometry issue's
-// (issue 15); until then a geom that uses them is refused after they are read.
+// resolved and checked, meshes read (OBJ, STL), sizes. A mesh geom collides as
+// the mesh's convex hull (io/mjcf_mesh.hpp); hfield geoms are refused after
+// their asset is read (issue 15).
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/math.hpp"
 #include "io/mesh_io.hpp"
+#include "io/mjcf_mesh.hpp"
 
 namespace contactlab {
 
@@ -19,6 +22,10 @@ struct MeshAsset {
   // The file's triangles (io/mesh_io.hpp), scaled; an inline mesh's vertices
   // (MuJoCo takes their convex hull) with no faces.
   TriangleMesh mesh;
+  Vec3 refpos = Vec3::Zero();        // MJCF refpos, refquat: the frame the vertices are given in
+  Quat refquat = Quat::Identity();
+  // Hull and mass properties, built when a geom first uses the mesh.
+  std::shared_ptr<const CompiledMesh> compiled;
 };
 
 struct HfieldAsset {

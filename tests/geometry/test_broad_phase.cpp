@@ -35,6 +35,7 @@ std::vector<Contact> all_pairs_oracle(const Model& model, const Data& data, Real
       case GeomType::Cylinder: return std::sqrt(g.size.x() * g.size.x() + g.size.y() * g.size.y());
       case GeomType::Box: return g.size.norm();
       case GeomType::Plane: return Real(-1);
+      case GeomType::Mesh: return g.hull->bounding_radius;
     }
     return Real(-1);
   };

@@ -452,6 +452,7 @@ TEST_CASE("collision: swapping the arguments negates the normal and keeps gap an
       case GeomType::Box: return box(Vec3(0.4, 0.3, 0.5));
       case GeomType::Capsule: return capsule(0.2, 0.3);
       case GeomType::Cylinder: return cylinder(0.4, 0.5);
+      case GeomType::Mesh: break;  // not in `types`: tests/geometry/test_mesh_*.cpp
     }
     return sphere(0.5);
   };
@@ -617,6 +618,7 @@ TEST_CASE("collision: random overlapping pairs always produce finite contacts") 
       case GeomType::Box: return sd_box_local(q, g.size);
       case GeomType::Capsule: return (q - Vec3(0, 0, std::clamp(q.z(), -g.size.y(), g.size.y()))).norm() - g.size.x();
       case GeomType::Cylinder: return sd_cyl_local(q, g.size.x(), g.size.y());
+      case GeomType::Mesh: break;  // not in `types`: tests/geometry/test_mesh_*.cpp
     }
     return 1;
   };

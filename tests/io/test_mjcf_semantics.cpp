@@ -342,7 +342,7 @@ TEST_CASE("mjcf semantics: geom priority and gap") {
   CHECK(contains(load_error("<worldbody><geom type='plane' size='1 1 1' gap='-1'/></worldbody>"), "must be >= 0"));
 }
 
-TEST_CASE("mjcf semantics: mesh and hfield assets are read then their geoms refused") {
+TEST_CASE("mjcf semantics: mesh and hfield assets are read, hfield geoms refused, mesh geoms loaded") {
   // tests/data/mjcf/mesh_geom.xml: meshdir="assets" resolves tetra.obj; the
   // hfield (line 9) is the first geom and is refused naming the issue that adds it.
   try {
@@ -357,15 +357,13 @@ TEST_CASE("mjcf semantics: mesh and hfield assets are read then their geoms refu
   const std::string ground = "    <geom name=\"ground\" type=\"hfield\" hfield=\"terrain\"/>\n";
   REQUIRE(contains(xml, ground));
   xml.replace(xml.find(ground), ground.size(), "\n");
-  MjcfLoadOptions allow;
-  allow.allow_unsupported = true;  // not enough: the geom's mass and contacts cannot be dropped
-  try {
-    load_mjcf_string(xml, kData + "mesh_geom.xml", allow, nullptr);
-    FAIL("expected MjcfError");
-  } catch (const MjcfError& e) {
-    CHECK(contains(e.what(), "mesh_geom.xml:12: "));
-    CHECK(contains(e.what(), "geom type 'mesh' (mesh 'tetra' read: 4 vertices, 4 faces)"));
-  }
+  // Without the hfield the mesh geom loads as the tetrahedron's hull.
+  const Model m = load_mjcf_string(xml, kData + "mesh_geom.xml", MjcfLoadOptions{}, nullptr);
+  REQUIRE(m.geoms.size() == 1);
+  CHECK(m.geoms[0].type == GeomType::Mesh);
+  REQUIRE(m.geoms[0].hull);
+  CHECK(m.geoms[0].hull->vertices.size() == 4);
+  CHECK(m.geoms[0].hull->num_faces() == 4);
 }
 
 TEST_CASE("mjcf semantics: bad assets and ellipsoid sizes are errors") {

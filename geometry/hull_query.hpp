@@ -1,0 +1,113 @@
+// Private to the narrow phase: a convex polytope placed in the world (a mesh
+// geom's hull, or a box as the unit cube's hull scaled by its half-extents)
+// and the exact queries on it, over the scalar T of the pose.
+#pragma once
+
+#include "core/convex_hull.hpp"
+#include "geometry/collision_detail.hpp"
+#include "geometry/convex_hull.hpp"
+
+namespace contactlab {
+namespace collision_detail {
+
+// The cube [-1, 1]^3 as a hull (built once). Its normals are the axes, so a
+// per-axis scale keeps them exact: a box is this hull scaled.
+const ConvexHull& unit_cube_hull();
+
+template <class T>
+struct PolytopeT {
+  const ConvexHull* hull = nullptr;
+  Vec3 scale = Vec3::Ones();  // per-axis (ones for a mesh; half-extents for a box)
+  GeomPoseT<T> pose;
+
+  int num_vertices() const { return static_cast<int>(hull->vertices.size()); }
+  Vec3T<T> vertex_W(int i) const { return pose.pos_W + pose.R_WG * hull->vertices[i].cwiseProduct(scale).template cast<T>(); }
+  Vec3T<T> normal_W(int f) const { return pose.R_WG * hull->face_normals[f].template cast<T>(); }
+  // World plane offset: normal_W(f) . x = offset on face f.
+  T offset_W(int f) const {
+    return normal_W(f).dot(pose.pos_W) + T(hull->face_normals[f].dot(hull->face_vertex(f, 0).cwiseProduct(scale)));
+  }
+  Vec3T<T> face_vertex_W(int f, int k) const { return vertex_W(hull->face_loop[hull->face_begin[f] + k]); }
+  Vec3T<T> edge_dir_W(int e) const { return pose.R_WG * hull->edge_dirs[e].template cast<T>(); }
+};
+
+template <class T>
+PolytopeT<T> mesh_polytope(const Geom& g, const GeomPoseT<T>& pose) {
+  return PolytopeT<T>{g.hull.get(), Vec3::Ones(), pose};
+}
+template <class T>
+PolytopeT<T> box_polytope(const Geom& g, const GeomPoseT<T>& pose) {
+  return PolytopeT<T>{&unit_cube_hull(), g.size, pose};
+}
+
+// Range of the polytope's projection on L.
+template <class T>
+void project(const PolytopeT<T>& P, const Vec3T<T>& L, T& lo, T& hi) {
+  lo = hi = L.dot(P.vertex_W(0));
+  for (int i = 1; i < P.num_vertices(); ++i) {
+    const T x = L.dot(P.vertex_W(i));
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+  }
+}
+
+// Signed distance of p to the solid polytope, with the closest surface point
+// and the outward normal there (inside: the face of least penetration).
+// `face`: the face the closest point lies in the interior of, or -1 when it
+// is on an edge or a vertex.
+template <class T>
+PointQueryT<T> point_polytope(const PolytopeT<T>& P, const DeducedVec3<T>& p_W, int* face = nullptr) {
+  using std::sqrt;
+  const int nf = P.hull->num_faces();
+  T best = T(-1e300);
+  int fbest = 0;
+  for (int f = 0; f < nf; ++f) {
+    const T s = P.normal_W(f).dot(p_W) - P.offset_W(f);
+    if (s > best) best = s, fbest = f;
+  }
+  PointQueryT<T> q;
+  if (!(best > T(0))) {  // inside (or on the surface): leave through the nearest face
+    q.dist = best;
+    q.normal_W = P.normal_W(fbest);
+    q.surface_W = p_W - best * q.normal_W;
+    if (face) *face = fbest;
+    return q;
+  }
+  // Outside: the closest point lies on a face that p is in front of.
+  T best_d2 = T(1e300);
+  int where = -1;
+  Vec3T<T> closest = p_W;
+  for (int f = 0; f < nf; ++f) {
+    const Vec3T<T> n = P.normal_W(f);
+    const T s = n.dot(p_W) - P.offset_W(f);
+    if (!(s > T(0))) continue;
+    const Vec3T<T> proj = p_W - s * n;
+    const int m = P.hull->face_size(f);
+    bool inside = true;
+    for (int k = 0; k < m && inside; ++k) {
+      const Vec3T<T> a = P.face_vertex_W(f, k), b = P.face_vertex_W(f, (k + 1) % m);
+      if ((b - a).cross(n).dot(proj - a) > T(0)) inside = false;
+    }
+    if (inside) {
+      if (s * s < best_d2) best_d2 = s * s, closest = proj, where = f;
+      continue;
+    }
+    for (int k = 0; k < m; ++k) {
+      const Vec3T<T> a = P.face_vertex_W(f, k), b = P.face_vertex_W(f, (k + 1) % m);
+      const SegmentT<T> seg{a, Vec3T<T>(b - a)};
+      const Vec3T<T> c = seg.at(closest_param(seg, p_W));
+      const T d2 = (p_W - c).squaredNorm();
+      if (d2 < best_d2) best_d2 = d2, closest = c, where = -1;
+    }
+  }
+  const T d = sqrt(best_d2);
+  q.dist = d;
+  q.surface_W = closest;
+  q.normal_W = where >= 0 ? P.normal_W(where)
+                          : (d > T(kTinyLength) ? Vec3T<T>((p_W - closest) / d) : P.normal_W(fbest));
+  if (face) *face = where;
+  return q;
+}
+
+}  // namespace collision_detail
+}  // namespace contactlab

@@ -1,0 +1,353 @@
+// Mesh geoms (convex hulls) against every shape they collide with
+// (geometry/collide_hull.cpp). References: the primitive routines on the same
+// solid (a mesh cube is a box: box-plane, sphere-box, capsule-box, box-box
+// are independent code), analytic depths, the defining property of the
+// separating-axis depth (moved apart by it along the normal the shapes just
+// touch), swap symmetry, continuity along a path, and the dual derivatives
+// against central differences.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "core/dual.hpp"
+#include "geometry/collision.hpp"
+#include "geometry/convex_hull.hpp"
+
+using namespace contactlab;
+
+namespace {
+
+Geom make_geom(GeomType type, const Vec3& size) {
+  Geom g;
+  g.type = type;
+  g.size = size;
+  g.body = 0;
+  g.friction = 1;
+  return g;
+}
+Geom mesh_of(const std::vector<Vec3>& points) {
+  Geom g = make_geom(GeomType::Mesh, Vec3::Zero());
+  g.hull = std::make_shared<ConvexHull>(build_convex_hull(points, "test mesh"));
+  return g;
+}
+Geom mesh_box(const Vec3& half) {
+  std::vector<Vec3> p;
+  for (int k = 0; k < 8; ++k)
+    p.emplace_back((k & 1) ? half.x() : -half.x(), (k & 2) ? half.y() : -half.y(), (k & 4) ? half.z() : -half.z());
+  Geom g = mesh_of(p);
+  g.size = half;
+  return g;
+}
+// An irregular convex solid (no symmetry, no parallel faces): the hull of a
+// fixed random cloud, ~0.1 m across.
+Geom mesh_rock() {
+  std::mt19937 rng(11);
+  std::normal_distribution<Real> N(0, 1);
+  std::vector<Vec3> p;
+  for (int i = 0; i < 24; ++i) p.emplace_back(0.12 * N(rng), 0.08 * N(rng), 0.06 * N(rng));
+  return mesh_of(p);
+}
+Geom box(const Vec3& half) { return make_geom(GeomType::Box, half); }
+Geom sphere(Real r) { return make_geom(GeomType::Sphere, Vec3(r, 0, 0)); }
+Geom capsule(Real r, Real h) { return make_geom(GeomType::Capsule, Vec3(r, h, 0)); }
+Geom plane() {
+  Geom g = make_geom(GeomType::Plane, Vec3::Zero());
+  g.body = -1;
+  return g;
+}
+
+Mat3 rot(const Vec3& axis, Real angle) { return Eigen::AngleAxis<Real>(angle, axis.normalized()).toRotationMatrix(); }
+GeomPose pose(const Vec3& p, const Mat3& R = Mat3::Identity()) {
+  GeomPose g;
+  g.pos_W = p;
+  g.R_WG = R;
+  return g;
+}
+Mat3 skew(const Vec3& w) {
+  Mat3 S;
+  S << 0, -w.z(), w.y(), w.z(), 0, -w.x(), -w.y(), w.x(), 0;
+  return S;
+}
+Mat3 random_rotation(std::mt19937& rng) {
+  std::normal_distribution<Real> N(0, 1);
+  return Quat(N(rng), N(rng), N(rng), N(rng)).normalized().toRotationMatrix();
+}
+
+std::vector<Contact> collide(const Geom& a, const GeomPose& pa, const Geom& b, const GeomPose& pb, Real margin = 0) {
+  std::vector<Contact> out;
+  collide_geoms(a, pa, 1, b, pb, 2, margin, out);
+  return out;
+}
+Real min_gap(const std::vector<Contact>& cs) {
+  Real g = 1e300;
+  for (const Contact& c : cs) g = std::min(g, c.gap);
+  return g;
+}
+const Contact& deepest(const std::vector<Contact>& cs) {
+  size_t k = 0;
+  for (size_t i = 1; i < cs.size(); ++i)
+    if (cs[i].gap < cs[k].gap) k = i;
+  return cs[k];
+}
+
+// The contact sets are the same (each contact of one has a match in the
+// other: point, normal and gap within tol).
+void check_same_contacts(const std::vector<Contact>& a, const std::vector<Contact>& b, Real tol) {
+  REQUIRE(a.size() == b.size());
+  for (const Contact& c : a) {
+    bool found = false;
+    for (const Contact& d : b)
+      found = found || ((c.point_W - d.point_W).norm() < tol && std::abs(c.gap - d.gap) < tol &&
+                        (c.normal_W - d.normal_W).norm() < tol);
+    CHECK(found);
+  }
+}
+
+// Swapping the pair: same count, gaps and points, normals negated.
+void check_swap(const Geom& a, const GeomPose& pa, const Geom& b, const GeomPose& pb) {
+  const auto ab = collide(a, pa, b, pb, 1e-3), ba = collide(b, pb, a, pa, 1e-3);
+  REQUIRE(!ab.empty());
+  std::vector<Contact> flipped = ba;
+  for (Contact& c : flipped) c.normal_W = -c.normal_W;
+  check_same_contacts(ab, flipped, 1e-12);
+}
+
+GeomPose moved(const GeomPose& p, const Vec3& dp, const Vec3& dw, Real t) {
+  return pose(p.pos_W + t * dp, (dw.norm() > 0 ? rot(dw, t * dw.norm()) : Mat3::Identity()) * p.R_WG);
+}
+GeomPoseT<Dual> seeded(const GeomPose& p, const Vec3& dp, const Vec3& dw) {
+  GeomPoseT<Dual> d;
+  const Mat3 dR = skew(dw) * p.R_WG;
+  for (int i = 0; i < 3; ++i) {
+    d.pos_W[i] = Dual(p.pos_W[i], dp[i]);
+    for (int j = 0; j < 3; ++j) d.R_WG(i, j) = Dual(p.R_WG(i, j), dR(i, j));
+  }
+  return d;
+}
+
+// Dual derivatives of every contact's gap, point and normal against central
+// differences (step 1e-6) of the double routine, both geoms moved along
+// fixed twists. The hull routines are piecewise polynomial in the poses
+// (and the capsule's minimiser is made exact by argmin_01_t), so the
+// differences' truncation is ~(1e-6)^2 / (0.1 m)^2 ~ 1e-10 relative and their
+// rounding ~1e-16 / 1e-6 = 1e-10; bound 1e-6 of the largest derivative
+// leaves a factor of 1e3 (the capsule's minimiser stencil, ~1e-8, included),
+// while a wrong derivative is off by O(1).
+void check_dual(const Geom& a, const GeomPose& pa, const Geom& b, const GeomPose& pb, Real margin = 1e-2) {
+  const Vec3 dpa(0.3, -0.2, 0.5), dwa(0.4, 0.1, -0.3), dpb(-0.1, 0.4, 0.2), dwb(-0.2, 0.5, 0.3);
+  std::vector<ContactT<Dual>> dual;
+  collide_geoms_t<Dual>(a, seeded(pa, dpa, dwa), 1, b, seeded(pb, dpb, dwb), 2, margin, dual);
+  const Real eps = 1e-6;
+  auto at = [&](Real t) {
+    std::vector<Contact> out;
+    collide_geoms(a, moved(pa, dpa, dwa, t), 1, b, moved(pb, dpb, dwb, t), 2, margin, out);
+    return out;
+  };
+  const std::vector<Contact> base = at(0), plus = at(eps), minus = at(-eps);
+  REQUIRE(!dual.empty());
+  REQUIRE(dual.size() == base.size());
+  REQUIRE(plus.size() == base.size());
+  REQUIRE(minus.size() == base.size());
+  auto nearest = [](const std::vector<Contact>& cs, const Vec3& p) -> const Contact& {
+    size_t best = 0;
+    for (size_t i = 1; i < cs.size(); ++i)
+      if ((cs[i].point_W - p).norm() < (cs[best].point_W - p).norm()) best = i;
+    return cs[best];
+  };
+  Real err = 0, scale = 0;
+  auto compare = [&](const Dual& x, Real p, Real m) {
+    err = std::max(err, std::abs(x.d - (p - m) / (2 * eps)));
+    scale = std::max(scale, std::abs(x.d));
+  };
+  for (size_t k = 0; k < dual.size(); ++k) {
+    const Vec3 p(dual[k].point_W[0].v, dual[k].point_W[1].v, dual[k].point_W[2].v);
+    const Contact &b0 = nearest(base, p), &cp = nearest(plus, p), &cm = nearest(minus, p);
+    CHECK(std::abs(dual[k].gap.v - b0.gap) <= 1e-12);  // same arithmetic as the double routine
+    compare(dual[k].gap, cp.gap, cm.gap);
+    for (int c = 0; c < 3; ++c) {
+      compare(dual[k].point_W[c], cp.point_W[c], cm.point_W[c]);
+      compare(dual[k].normal_W[c], cp.normal_W[c], cm.normal_W[c]);
+    }
+  }
+  MESSAGE(dual.size() << " contacts, max |dual - central difference| = " << err << ", max |dual| = " << scale);
+  CHECK(scale > 1e-2);
+  CHECK(err <= 1e-6 * scale);
+}
+
+const Vec3 kHalf(0.1, 0.15, 0.2);
+
+}  // namespace
+
+TEST_CASE("mesh pairs: a mesh box on a plane rests on its four corners, as the primitive box") {
+  // Resting 1 mm deep, then tilted (two corners below) and deep (0.3 of its height).
+  const Geom mb = mesh_box(kHalf), pb = box(kHalf), pl = plane();
+  const GeomPose floor = pose(Vec3::Zero());
+  const GeomPose poses[] = {pose(Vec3(0.3, -0.2, 0.199)), pose(Vec3(0, 0, 0.19), rot(Vec3(1, 0, 0), 0.3)),
+                            pose(Vec3(0, 0, 0.08))};
+  const size_t counts[] = {4, 2, 4};
+  for (int i = 0; i < 3; ++i) {
+    const auto mesh = collide(pl, floor, mb, poses[i]), prim = collide(pl, floor, pb, poses[i]);
+    CHECK(mesh.size() == counts[i]);
+    // Same corners, same arithmetic up to the hull's rounding: 1e-12 m.
+    check_same_contacts(mesh, prim, 1e-12);
+  }
+  CHECK(min_gap(collide(pl, floor, mb, poses[0])) == doctest::Approx(-1e-3).epsilon(1e-9));
+  CHECK(min_gap(collide(pl, floor, mb, poses[2])) == doctest::Approx(-0.12).epsilon(1e-12));
+  check_swap(pl, floor, mb, poses[1]);
+}
+
+TEST_CASE("mesh pairs: mesh box on box face-to-face gives four points, as box-box") {
+  // A mesh box resting 1 mm into a wider primitive box, offset sideways and
+  // turned about z (so the incident face is clipped to an octagon and
+  // reduced to four points), against the box-box routine on the same solids.
+  const Geom base = box(Vec3(0.5, 0.5, 0.1));
+  const GeomPose pbase = pose(Vec3::Zero());
+  for (Real angle : {0.0, 0.3}) {
+    const GeomPose top = pose(Vec3(0.12, -0.05, 0.1 + 0.2 - 1e-3), rot(Vec3(0, 0, 1), angle));
+    const auto mesh = collide(base, pbase, mesh_box(kHalf), top), prim = collide(base, pbase, box(kHalf), top);
+    CHECK(mesh.size() == 4);
+    for (const Contact& c : mesh) {
+      CHECK(c.gap == doctest::Approx(-1e-3).epsilon(1e-9));
+      CHECK((c.normal_W - Vec3(0, 0, 1)).norm() < 1e-12);
+    }
+    // Box-box clips the same incident face: the same four points (1e-12 m).
+    check_same_contacts(mesh, prim, 1e-12);
+    // Mesh on mesh: the same again.
+    check_same_contacts(collide(mesh_box(Vec3(0.5, 0.5, 0.1)), pbase, mesh_box(kHalf), top), prim, 1e-12);
+    check_swap(base, pbase, mesh_box(kHalf), top);
+  }
+}
+
+TEST_CASE("mesh pairs: edge-on-face, vertex-on-face and edge-edge as box-box") {
+  const Geom base = box(Vec3(0.5, 0.5, 0.1));
+  const GeomPose pbase = pose(Vec3::Zero());
+  // Edge on face: turned 45 degrees about x, its lowest edge 2 mm deep.
+  const Real c45 = std::sqrt(0.5);
+  const GeomPose edge = pose(Vec3(0.1, 0, 0.1 + c45 * (0.15 + 0.2) - 2e-3), rot(Vec3(1, 0, 1e-9).normalized(), 0.0));
+  const GeomPose edge_on = pose(Vec3(0.1, 0, 0.1 + (0.15 + 0.2) * c45 - 2e-3), rot(Vec3(1, 0, 0), kPi / 4));
+  (void)edge;
+  {
+    const auto mesh = collide(base, pbase, mesh_box(kHalf), edge_on, 1e-3);
+    const auto prim = collide(base, pbase, box(kHalf), edge_on, 1e-3);
+    CHECK(mesh.size() == 2);
+    CHECK(min_gap(mesh) == doctest::Approx(-2e-3).epsilon(1e-9));
+    check_same_contacts(mesh, prim, 1e-12);
+  }
+  // Vertex on face: the body diagonal vertical, the lowest corner 3 mm deep.
+  const Vec3 diag = kHalf.normalized();
+  const Mat3 R = Quat::FromTwoVectors(-diag, Vec3(0, 0, -1)).toRotationMatrix();
+  const GeomPose corner = pose(Vec3(0.05, 0.02, 0.1 + kHalf.norm() - 3e-3), R);
+  {
+    const auto mesh = collide(base, pbase, mesh_box(kHalf), corner);
+    const auto prim = collide(base, pbase, box(kHalf), corner);
+    REQUIRE(mesh.size() == 1);
+    CHECK(mesh[0].gap == doctest::Approx(-3e-3).epsilon(1e-9));
+    check_same_contacts(mesh, prim, 1e-12);
+    check_swap(base, pbase, mesh_box(kHalf), corner);
+  }
+  // Edge-edge: two long bars crossed at right angles, each turned 45 degrees
+  // about its length so an edge points at the other; 2 mm overlap.
+  const Vec3 bar(0.5, 0.05, 0.05);
+  const Real reach = 0.05 * std::sqrt(2.0);
+  const GeomPose lower = pose(Vec3::Zero(), rot(Vec3(1, 0, 0), kPi / 4));
+  const GeomPose upper = pose(Vec3(0.01, 0.02, 2 * reach - 2e-3), rot(Vec3(0, 0, 1), kPi / 2) * rot(Vec3(1, 0, 0), kPi / 4));
+  {
+    const auto mesh = collide(mesh_box(bar), lower, mesh_box(bar), upper);
+    const auto prim = collide(box(bar), lower, box(bar), upper);
+    REQUIRE(mesh.size() == 1);
+    CHECK(mesh[0].gap == doctest::Approx(-2e-3).epsilon(1e-9));
+    CHECK((mesh[0].normal_W - Vec3(0, 0, 1)).norm() < 1e-9);
+    check_same_contacts(mesh, prim, 1e-12);
+    check_swap(box(bar), lower, mesh_box(bar), upper);
+  }
+}
+
+TEST_CASE("mesh pairs: sphere and capsule against a mesh box match sphere-box and capsule-box") {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<Real> U(-1, 1);
+  const Geom mb = mesh_box(kHalf), pb = box(kHalf), sph = sphere(0.07), cap = capsule(0.04, 0.12);
+  int sphere_contacts = 0, capsule_contacts = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const GeomPose pbox = pose(Vec3(U(rng), U(rng), U(rng)) * 0.05, random_rotation(rng));
+    const GeomPose ps = pose(pbox.pos_W + 0.3 * Vec3(U(rng), U(rng), U(rng)), random_rotation(rng));
+    // Sphere: both routines compute the exact signed distance of the
+    // centre; they agree to rounding (1e-12 m).
+    const auto sm = collide(sph, ps, mb, pbox, 0.05), sp = collide(sph, ps, pb, pbox, 0.05);
+    check_same_contacts(sm, sp, 1e-12);
+    sphere_contacts += static_cast<int>(sm.size());
+    // Capsule: both locate the axis point by the same search on the same
+    // convex distance, each made exact by argmin_01_t. Gaps agree to 1e-9 m
+    // (the located minimiser's precision, ~1e-10 of the segment, times the
+    // distance's slope <= 1); points and normals may differ more where the
+    // distance is flat along the axis (then which point is "closest" is a
+    // tie), so the deepest gap is what is compared.
+    const auto cm = collide(cap, ps, mb, pbox, 0.05), cp = collide(cap, ps, pb, pbox, 0.05);
+    REQUIRE(cm.empty() == cp.empty());
+    if (!cm.empty()) {
+      CHECK(std::abs(min_gap(cm) - min_gap(cp)) < 1e-9);
+      CHECK(cm.size() == cp.size());
+      ++capsule_contacts;
+    }
+  }
+  MESSAGE(sphere_contacts << " sphere contacts, " << capsule_contacts << " capsule pairs in contact");
+  CHECK(sphere_contacts > 50);
+  CHECK(capsule_contacts > 50);
+  // A capsule lying on the top face, 1 mm deep: two points.
+  const GeomPose flat = pose(Vec3(0.02, 0, 0.2 + 0.04 - 1e-3), rot(Vec3(0, 1, 0), kPi / 2) * rot(Vec3(0, 0, 1), 0.4));
+  const auto lying = collide(cap, flat, mb, pose(Vec3::Zero()));
+  CHECK(lying.size() == 2);
+  for (const Contact& c : lying) {
+    CHECK(c.gap == doctest::Approx(-1e-3).epsilon(1e-9));
+    CHECK((c.normal_W - Vec3(0, 0, -1)).norm() < 1e-12);  // capsule (geom1) towards the mesh
+  }
+  check_same_contacts(lying, collide(cap, flat, pb, pose(Vec3::Zero())), 1e-12);
+  check_swap(cap, flat, mb, pose(Vec3::Zero()));
+  check_swap(sph, pose(Vec3(0.05, 0.19, 0.1)), mb, pose(Vec3::Zero(), rot(Vec3(1, 1, 0), 0.3)));
+}
+
+TEST_CASE("mesh pairs: irregular hulls: moved apart by the depth along the normal they just touch") {
+  // The separating-axis depth is the smallest translation that separates
+  // two convex solids; along the reported normal, moving the second by
+  // -gap (+- 1e-7 m) must leave them touching (-gap - 1e-7: still a contact
+  // at margin 0; -gap + 1e-7: none). 1e-7 m is far above the rounding of
+  // the projections (~1e-16 m) and far below any depth here.
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<Real> U(-1, 1);
+  const Geom rock = mesh_rock();
+  const Geom others[] = {mesh_rock(), box(Vec3(0.05, 0.08, 0.03))};
+  int tested = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const Geom& other = others[trial % 2];
+    const GeomPose pa = pose(Vec3::Zero(), random_rotation(rng));
+    const GeomPose pb = pose(0.15 * Vec3(U(rng), U(rng), U(rng)), random_rotation(rng));
+    const auto cs = collide(other, pb, rock, pa);
+    if (cs.empty()) continue;
+    const Contact& c = deepest(cs);
+    CHECK(c.gap < 0);
+    // Normal from geom1 (other) to geom2 (rock): move the rock along it.
+    const GeomPose near = pose(pa.pos_W + (-c.gap - 1e-7) * c.normal_W, pa.R_WG);
+    const GeomPose apart = pose(pa.pos_W + (-c.gap + 1e-7) * c.normal_W, pa.R_WG);
+    CHECK(!collide(other, pb, rock, near).empty());
+    CHECK(collide(other, pb, rock, apart).empty());
+    ++tested;
+  }
+  MESSAGE(tested << " overlapping pairs");
+  CHECK(tested > 40);
+}
+
+TEST_CASE("mesh pairs: dual derivatives match central differences") {
+  const Geom rock = mesh_rock();
+  const Mat3 Ra = rot(Vec3(1, -2, 0.5), 0.8), Rb = rot(Vec3(-1, 0.3, 2), 1.1);
+  // Plane under a tilted rock: its lowest vertices.
+  check_dual(plane(), pose(Vec3::Zero()), rock, pose(Vec3(0, 0, 0.05), Ra));
+  // Sphere centre outside (closest point on a face, edge or vertex) and inside.
+  check_dual(sphere(0.05), pose(Vec3(0.03, 0.1, 0.12), Rb), rock, pose(Vec3::Zero(), Ra));
+  check_dual(sphere(0.05), pose(Vec3(0.01, 0.0, 0.01), Rb), rock, pose(Vec3::Zero(), Ra));
+  // Box and rock, and rock and rock (face or edge contact at generic poses).
+  check_dual(box(Vec3(0.1, 0.08, 0.05)), pose(Vec3(0.01, 0.02, 0.12), Rb), rock, pose(Vec3::Zero(), Ra));
+  check_dual(rock, pose(Vec3(0.0, 0.05, 0.13), Rb), rock, pose(Vec3::Zero(), Ra));
+}
