@@ -130,7 +130,7 @@ int run_cli(const std::vector<std::string>& args) {
 }
 
 int dispatch(const std::vector<std::string>& args) {
-  if (args.empty()) return compare_default_job();
+  if (args.empty()) return default_job();
   const std::string cmd = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (cmd == "list") return list_command(rest);
