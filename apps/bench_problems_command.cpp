@@ -21,6 +21,7 @@
 
 #include "apps/command_line.hpp"
 #include "apps/compare_command.hpp"
+#include "apps/progress.hpp"
 #include "apps/solve_command.hpp"
 #include "io/output_file.hpp"
 #include "peers/siconos_peer.hpp"
@@ -275,9 +276,14 @@ int bench_problems_cli(const std::vector<std::string>& args) {
     std::cout << std::left << std::setw(name_width) << "problem" << std::setw(9) << "contacts";
     for (const auto& s : solvers) std::cout << std::setw(20) << s.label;
     std::cout << "\n";
+    // Each row is printed whole once its solves are done, so that the
+    // progress bar (stderr, on a terminal) never lands inside a row.
+    Progress progress(static_cast<long>(problems.size() * solvers.size()), true, "solves");
     for (size_t p = 0; p < problems.size(); ++p) {
-      std::cout << std::setw(name_width) << problems[p].name << std::setw(9) << problems[p].num_contacts << std::flush;
+      std::ostringstream row;
+      row << std::left << std::setw(name_width) << problems[p].name << std::setw(9) << problems[p].num_contacts;
       for (size_t s = 0; s < solvers.size(); ++s) {
+        progress.update(static_cast<long>(p * solvers.size() + s), solvers[s].label + " on " + problems[p].name);
         const BenchRun run = run_isolated(problems[p], solvers[s], tol, time_limit, sets);
         const bool ok = run.status == "solved";
         solved[s] += ok;
@@ -286,11 +292,15 @@ int bench_problems_cli(const std::vector<std::string>& args) {
             << run.iterations << ',' << fmt(run.time_s, 6) << ',' << fmt(run.error, 6) << ','
             << fmt(run.siconos, 6) << '\n';
         const std::string cell = ok ? fmt(run.time_s * 1e3) + " ms" : run.status;
-        std::cout << std::setw(20) << cell << std::flush;
-        if (!run.message.empty()) std::cerr << "\n  " << solvers[s].label << " on " << problems[p].name << ": " << run.message << "\n";
+        row << std::setw(20) << cell;
+        if (!run.message.empty()) {
+          progress.finish();
+          std::cerr << "  " << solvers[s].label << " on " << problems[p].name << ": " << run.message << "\n";
+        }
         if (run.status == "crashed") crashed.push_back(solvers[s].label + " on " + problems[p].name + " (" + run.message + ")");
       }
-      std::cout << "\n";
+      progress.finish();
+      std::cout << row.str() << "\n" << std::flush;
       results_csv.check();  // a full disk stops the benchmark now
     }
 

@@ -13,6 +13,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "apps/progress.hpp"
 #include "apps/time_budget.hpp"
 #include "io/output_file.hpp"
 #include "io/scene_library.hpp"
@@ -69,11 +70,12 @@ std::string cell(double v, const char* fmt = "%.2e") {
   return buf;
 }
 
-void print_scene_header(const SceneComparison& sc) {
-  std::printf("\n== %s: %g s simulated per run; %s\n", sc.label.c_str(), sc.duration, sc.reference.describe().c_str());
+void print_scene_header(std::FILE* out, const SceneComparison& sc) {
+  std::fprintf(out, "\n== %s: %g s simulated per run; %s\n", sc.label.c_str(), sc.duration,
+               sc.reference.describe().c_str());
   if (sc.reference.kind == ErrorKind::ReferenceRun)
-    std::printf("   reference run %s: %ld steps, %.1f us per step\n", sc.reference.run_label.c_str(),
-                sc.reference_run.steps, 1e6 * sc.reference_run.wall_per_step);
+    std::fprintf(out, "   reference run %s: %ld steps, %.1f us per step\n", sc.reference.run_label.c_str(),
+                 sc.reference_run.steps, 1e6 * sc.reference_run.wall_per_step);
 }
 
 int combo_width(const std::vector<Combo>& combos) {
@@ -82,58 +84,55 @@ int combo_width(const std::vector<Combo>& combos) {
   return static_cast<int>(w);
 }
 
-// Ostrich's usable time step per combination: how much faster at equal accuracy.
-void print_usable(const SceneComparison& sc, int w) {
-  std::printf("   usable time step (largest dt within 2x of the combination's own accuracy floor):\n");
-  std::printf("   %-*s %9s %9s %12s\n", w, "combo", "floor", "usable dt", "wall/sim there");
-  for (const UsableStep& u : usable_steps(sc.runs))
-    std::printf("   %-*s %9s %9s %12s\n", w, u.combo.c_str(), cell(u.floor).c_str(), cell(u.dt, "%g").c_str(),
-                cell(u.wall_per_sim, "%.3g").c_str());
-}
-
-void print_table_head(int w) {
-  std::printf("%-*s %9s %6s %9s %9s %9s %7s %6s %5s %9s %9s %9s %9s  %s\n", w, "combo", "dt [s]", "steps", "us/step",
-              "solve us", "wall/sim", "mean it", "max it", "!conv", "max r_vi", "max pen", "max joint", "error", "status");
-}
-
-void print_row(const ComparisonRun& r, int w) {
-  if (r.steps == 0) {
-    std::printf("%-*s %9g %6s  FAILED: %s\n", w, r.combo.c_str(), r.dt, "-", r.message.c_str());
+// Ostrich's usable time step per combination: how much faster at equal
+// accuracy. Only over a real sweep of steps (is_dt_sweep): between two or
+// three steps "the largest within 2x of the floor" picks nothing meaningful.
+void print_usable(std::FILE* out, const SceneComparison& sc, int w) {
+  if (!is_dt_sweep(sc.dts)) {
+    std::fprintf(out,
+                 "   usable time step: not computed (%zu time steps; it needs >= 4 per decade, "
+                 "each <= 10^(1/4) x the previous, e.g. the default --dt sweep)\n",
+                 sc.dts.size());
     return;
   }
-  std::printf("%-*s %9g %6ld %9.1f %9.1f %9.3g %7.2f %6d %5ld %9s %9s %9s %9s  %s\n", w, r.combo.c_str(), r.dt,
-              r.steps, 1e6 * r.wall_per_step, 1e6 * r.solve_per_step, r.wall_per_sim, r.mean_iterations,
-              r.max_iterations, r.not_converged,
-              cell(r.max_r_vi).c_str(), cell(r.max_penetration).c_str(), cell(r.max_joint_violation).c_str(),
-              r.ok ? cell(r.error).c_str() : "n/a", r.ok ? "ok" : ("FAILED: " + r.message).c_str());
+  std::fprintf(out, "   usable time step (largest dt within 2x of the combination's own accuracy floor):\n");
+  std::fprintf(out, "   %-*s %9s %9s %12s\n", w, "combo", "floor", "usable dt", "wall/sim there");
+  for (const UsableStep& u : usable_steps(sc.runs))
+    std::fprintf(out, "   %-*s %9s %9s %12s\n", w, u.combo.c_str(), cell(u.floor).c_str(), cell(u.dt, "%g").c_str(),
+                 cell(u.wall_per_sim, "%.3g").c_str());
 }
 
-// One progress line on stderr, only when it is a terminal.
-class RunProgress {
- public:
-  explicit RunProgress(bool enabled) : enabled_(enabled && isatty(2)) {}
-  void update(const std::string& scene, const ComparisonRun& r) {
-    ++done_;
-    if (!enabled_) return;
-    std::fprintf(stderr, "\r\033[K[%zu runs] %s: %s@%g", done_, scene.c_str(), r.combo.c_str(), r.dt);
-    shown_ = true;
-  }
-  void finish() {
-    if (shown_) std::fprintf(stderr, "\r\033[K");
-    shown_ = false;
-  }
+void print_table_head(std::FILE* out, int w) {
+  std::fprintf(out, "%-*s %9s %6s %9s %9s %9s %7s %6s %5s %9s %9s %9s %11s %9s  %s\n", w, "combo", "dt [s]", "steps",
+               "us/step", "solve us", "wall/sim", "mean it", "max it", "!conv", "max r_vi", "max pen", "max joint",
+               "measured", "error", "status");
+}
 
- private:
-  size_t done_ = 0;
-  bool enabled_, shown_ = false;
-};
+// The status column: ok, flagged (flag_runs: a number not to trust as is) or FAILED.
+std::string status_cell(const ComparisonRun& r) {
+  if (!r.ok) return "FAILED: " + r.message;
+  return r.flags.empty() ? "ok" : "FLAGGED: " + r.flags;
+}
 
-struct CompareJob {
-  std::vector<std::string> scenes;
-  CompareSettings settings;
-  std::string out_dir;
-  double time_limit = 0;  // --time-limit, s; 0: none
-};
+void print_row(std::FILE* out, const ComparisonRun& r, int w) {
+  if (r.steps == 0) {
+    std::fprintf(out, "%-*s %9g %6s  FAILED: %s\n", w, r.combo.c_str(), r.dt, "-", r.message.c_str());
+    return;
+  }
+  std::fprintf(out, "%-*s %9g %6ld %9.1f %9.1f %9.3g %7.2f %6d %5ld %9s %9s %9s %11s %9s  %s\n", w, r.combo.c_str(),
+               r.dt, r.steps, 1e6 * r.wall_per_step, 1e6 * r.solve_per_step, r.wall_per_sim, r.mean_iterations,
+               r.max_iterations, r.not_converged, cell(r.max_r_vi).c_str(), cell(r.max_penetration).c_str(),
+               cell(r.max_joint_violation).c_str(), r.ok ? cell(r.measured, "%.6g").c_str() : "n/a",
+               r.ok ? cell(r.error).c_str() : "n/a", status_cell(r).c_str());
+}
+
+void print_scene(std::FILE* out, const SceneComparison& sc, int w) {
+  print_scene_header(out, sc);
+  print_table_head(out, w);
+  for (const ComparisonRun& r : sc.runs) print_row(out, r, w);
+  if (sc.reference.kind != ErrorKind::None) print_usable(out, sc, w);
+  std::fflush(out);
+}
 
 // Thrown from the per-run callback when --time-limit has run out.
 struct TimeLimitReached {
@@ -146,7 +145,9 @@ struct TimeLimitReached {
 // fails). --time-limit is checked after each run: when it has run out the job
 // stops there, writes nothing and returns kTimeLimitExit. Returns the exit
 // status; throws for errors.
-int run_job(const CompareJob& job) {
+}  // namespace
+
+int run_compare_job(const CompareJob& job, std::vector<SceneComparison>* results_out) {
   namespace fs = std::filesystem;
   const TimeBudget budget(job.time_limit);
   const std::string dir = job.out_dir;
@@ -184,37 +185,55 @@ int run_job(const CompareJob& job) {
   }
   const int w = combo_width(job.settings.combos);
   std::vector<SceneComparison> results;
-  RunProgress progress(true);
-  size_t runs_done = 0;
+  // The tables: on stdout, or (the default job) kept for DIR/tables.txt.
+  char* table_text = nullptr;
+  size_t table_size = 0;
+  std::FILE* tables = job.tables_to_file ? open_memstream(&table_text, &table_size) : stdout;
+  if (!tables) throw std::runtime_error("cannot buffer the tables");
+  struct CloseTables {
+    std::FILE* f;
+    char** text;
+    ~CloseTables() {
+      if (f != stdout) std::fclose(f);
+      std::free(*text);
+    }
+  } close_tables{tables, &table_text};
+  // Every scene's runs (each dt x (combos + peer)) and, until it is known
+  // that the scene has an analytic reference, one reference run.
+  const size_t dts = job.settings.dts.empty() ? job.settings.dt_factors.size() : job.settings.dts.size();
+  const long per_scene = static_cast<long>(dts * (job.settings.combos.size() + (job.settings.peer_mujoco ? 1 : 0)));
+  long expected = static_cast<long>(job.scenes.size()) * (per_scene + 1);
+  Progress progress(expected, true, "runs");
+  long runs_done = 0;
   try {
     for (const std::string& scene : job.scenes) {
+      const long before = runs_done;
       SceneComparison sc = compare_scene(scene, job.settings, [&](const ComparisonRun& r) {
-        progress.update(scene, r);
         ++runs_done;
-        if (budget.expired()) {
-          char what[160];
-          std::snprintf(what, sizeof what, "%s@%g", r.combo.c_str(), r.dt);
-          throw TimeLimitReached{runs_done, scene, what};
-        }
+        char what[160];
+        std::snprintf(what, sizeof what, "%s: %s@%g", scene_label(scene).c_str(), r.combo.c_str(), r.dt);
+        progress.update(runs_done, what);
+        if (budget.expired()) throw TimeLimitReached{static_cast<size_t>(runs_done), scene, what};
       });
+      expected -= per_scene + 1 - (runs_done - before);  // what this scene really ran
+      progress.set_total(expected);
       progress.finish();
-      print_scene_header(sc);
-      print_table_head(w);
-      for (const ComparisonRun& r : sc.runs) print_row(r, w);
-      if (sc.reference.kind != ErrorKind::None) print_usable(sc, w);
-      std::fflush(stdout);
+      print_scene(tables, sc, w);
       results.push_back(std::move(sc));
     }
   } catch (const TimeLimitReached& t) {
     progress.finish();
-    std::fflush(stdout);
+    std::fflush(tables);
     remove_created_dir();
     std::cerr << "contactlab compare: time limit of " << format_seconds(budget.seconds()) << " s reached after run "
               << t.runs << " (" << t.scene << ": " << t.run << ")" << (dir.empty() ? "" : "; no result files written")
               << std::endl;
     return kTimeLimitExit;
   }
-  if (dir.empty()) return 0;
+  if (dir.empty()) {
+    if (results_out) *results_out = std::move(results);
+    return 0;
+  }
 
   // Two files with the same stem must not overwrite each other's outputs.
   std::vector<std::string> labels;
@@ -235,9 +254,13 @@ int run_job(const CompareJob& job) {
     std::ostream& u = add("usable_dt.csv");
     u << "scene,combo,error_floor,usable_dt,wall_per_sim_s\n" << std::setprecision(9);
     for (const SceneComparison& sc : results)
-      for (const UsableStep& x : usable_steps(sc.runs))
+      for (const UsableStep& x : is_dt_sweep(sc.dts) ? usable_steps(sc.runs) : std::vector<UsableStep>{})
         u << sc.label << ',' << x.combo << ',' << x.floor << ',' << x.dt << ',' << x.wall_per_sim << '\n';
     for (size_t i = 0; i < results.size(); ++i) write_residuals_csv(add("residuals_" + labels[i] + ".csv"), results[i]);
+    if (job.tables_to_file) {
+      std::fflush(tables);
+      add("tables.txt").write(table_text, static_cast<std::streamsize>(table_size));
+    }
     std::vector<OutputFile*> all;
     for (const auto& f : files) all.push_back(f.get());
     commit_all(all);
@@ -251,13 +274,13 @@ int run_job(const CompareJob& job) {
                  "no PNG plots; the CSV files and the gnuplot scripts plot_SCENE.gp are written\n";
   for (size_t i = 0; i < results.size(); ++i)
     if (!plot_scene(dir, results[i], labels[i])) plotted = false;
+  if (results_out) *results_out = std::move(results);
+  if (job.tables_to_file) return plotted ? 0 : kNoPlots;
   std::printf("\nwrote %s/runs.csv, residuals_*.csv%s\n", dir.c_str(),
               plotted ? ", usable_dt.csv, error_vs_dt_*.png, wall_vs_dt_*.png, residual_vs_iteration_*.png"
                       : ", usable_dt.csv (no plots)");
   return 0;
 }
-
-}  // namespace
 
 int compare_cli(const std::vector<std::string>& args) {
   std::vector<std::string> scenes;
@@ -313,35 +336,9 @@ int compare_cli(const std::vector<std::string>& args) {
     return 2;
   }
   try {
-    return run_job(job);
+    return run_compare_job(job);
   } catch (const std::exception& e) {
     std::cerr << "contactlab compare: error: " << e.what() << std::endl;
-    return 1;
-  }
-}
-
-int compare_default_job() {
-  try {
-    CompareJob job;
-    job.scenes = {"box_ramp", "bouncing_ball", "stacked_boxes", "four_bar", "pendulum", "wheeled_pallet"};
-    std::vector<std::string> refused;
-    job.settings.combos = valid_combos(&refused);
-    job.settings.dt_factors = {1, 2};
-    job.settings.peer_mujoco = MujocoPeer::built();
-    std::printf("contactlab: default job = contactlab compare");
-    for (const auto& s : job.scenes) std::printf(" %s", s.c_str());
-    std::printf(" --dt <scene timestep x 1,2>%s\n", job.settings.peer_mujoco ? " --peer mujoco" : "");
-    std::printf(
-                "(%zu valid combinations, %zu refused ones skipped: contactlab list combos says why;\n"
-                " pass/fail against tolerances: contactlab validate; columns: docs/compare.md)\n",
-                job.settings.combos.size(), refused.size());
-    const auto t0 = std::chrono::steady_clock::now();
-    const int status = run_job(job);
-    std::printf("\ndefault job: %.1f s wall time\n",
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    return status;
-  } catch (const std::exception& e) {
-    std::cerr << "contactlab: error: " << e.what() << std::endl;
     return 1;
   }
 }

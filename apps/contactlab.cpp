@@ -107,6 +107,7 @@ int run_cli(const std::vector<std::string>& args) {
       ("out", po::value(&rq.out), "trajectory CSV (one row per step per body)")
       ("stats", po::value(&rq.stats), "per-step metrics CSV")
       ("json", po::bool_switch(&rq.json), "print a JSON summary on stdout")
+      ("quiet,q", po::bool_switch(&rq.quiet), "no summary line or progress bar on stderr (warnings and errors still)")
       ("time-limit", po::value(&time_limit), "wall-clock budget in s; when it runs out: stop, no result file, exit 3")
       ("list-options", "print every --set key of the chosen parts with its default and exit");
   po::variables_map vm;
@@ -129,7 +130,7 @@ int run_cli(const std::vector<std::string>& args) {
 }
 
 int dispatch(const std::vector<std::string>& args) {
-  if (args.empty()) return compare_default_job();
+  if (args.empty()) return default_job();
   const std::string cmd = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (cmd == "list") return list_command(rest);

@@ -55,6 +55,34 @@ std::string json_string(const std::string& s) {
   return out.str();
 }
 
+// The line `run` ends with on stderr: what ran, how long, how well it
+// converged and penetrated, and where the first bodies ended up.
+std::string summary_line(const RunRequest& rq, const Model& m, const Data& d, Real h, const RunSummary& sum,
+                         double wall, bool peer) {
+  constexpr int kShownBodies = 3;  // a line, not a table: the JSON and --out have every body
+  char buf[160];
+  std::ostringstream line;
+  line << "contactlab run: " << rq.spec.scene << " ("
+       << (peer ? std::string("mujoco") : rq.spec.scheme + "+" + rq.spec.contact + "+" + rq.spec.solver);
+  std::snprintf(buf, sizeof buf, ", dt %g s): %ld steps, %.3g s simulated in %.3g s wall; ", double(h), sum.steps,
+                double(d.time), wall);
+  line << buf << sum.not_converged << " steps not converged; ";
+  std::snprintf(buf, sizeof buf, "max penetration %.3g m", double(sum.max_penetration));
+  line << buf;
+  int shown = 0, moving = 0;
+  for (int b = 0; b < m.num_bodies(); ++b) {
+    if (m.bodies[b].fixed) continue;
+    ++moving;
+    if (shown == kShownBodies) continue;
+    const Vec3 p = d.origin_position(m, b);
+    std::snprintf(buf, sizeof buf, " (%.4g, %.4g, %.4g)", double(p.x()), double(p.y()), double(p.z()));
+    line << (shown++ ? ", " : "; final ") << m.bodies[b].name << buf;
+  }
+  if (moving > shown) line << ", +" << moving - shown << " more bodies (--json)";
+  if (shown) line << " m";
+  return line.str();
+}
+
 }  // namespace
 
 int run_command(const RunRequest& rq) {
@@ -73,8 +101,7 @@ int run_command(const RunRequest& rq) {
     load_options.allow_unsupported = rq.spec.allow_unsupported;
     spec.model = std::make_shared<const Model>(load_mjcf_file(path, load_options, &warnings));
     PreparedRollout rollout = prepare_rollout(spec);
-    if (!rq.quiet)
-      for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
+    for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
     Simulation& sim = rollout.sim;
     const Model& m = sim.model();
     const Real h = rollout.h;
@@ -193,6 +220,7 @@ int run_command(const RunRequest& rq) {
     const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
     commit_all({&out_csv, &stats_csv});
 
+    if (!rq.quiet) std::cerr << summary_line(rq, m, sim.data(), h, sum, total, peer != nullptr) << std::endl;
     if (rq.json) {
       std::ostringstream js;
       js << std::setprecision(9);
@@ -213,7 +241,7 @@ int run_command(const RunRequest& rq) {
       js << "], \"final\": {";
       for (int b = 0; b < m.num_bodies(); ++b) {
         const Vec3 p = sim.data().origin_position(m, b);
-        js << (b ? ", " : "") << "\"" << m.bodies[b].name << "\": [" << p.x() << ", " << p.y() << ", " << p.z() << "]";
+        js << (b ? ", " : "") << json_string(m.bodies[b].name) << ": [" << p.x() << ", " << p.y() << ", " << p.z() << "]";
       }
       js << "}, \"final_sites\": {";
       for (int i = 0; i < static_cast<int>(m.sites.size()); ++i) {

@@ -13,7 +13,7 @@ struct RunRequest {
   std::string peer;       // "mujoco": run the file in MuJoCo instead (peers/mujoco_peer.hpp)
   std::string out, stats;
   bool json = false;
-  bool quiet = false;     // no warnings/progress (used by the default job)
+  bool quiet = false;     // --quiet: no summary line or progress bar (warnings and errors still)
   double time_limit = 0;  // --time-limit: wall-clock seconds for the command, 0: none
 };
 

@@ -318,12 +318,36 @@ bool analytic_reference(const std::string& scene, const Model& model, double dur
 
 namespace {
 
+// How far the moving bodies got from their start: origin distance and rotation.
+class MotionTracker {
+ public:
+  MotionTracker(const Model& m, const Data& d) {
+    for (int b = 0; b < m.num_bodies(); ++b)
+      if (!m.bodies[b].fixed) bodies_.push_back(b);
+    for (int b : bodies_) start_p_.push_back(d.origin_position(m, b)), start_q_.push_back(d.q_WB[b]);
+  }
+  void after_step(const Model& m, const Data& d) {
+    for (size_t i = 0; i < bodies_.size(); ++i) {
+      travel_ = std::max(travel_, static_cast<double>((d.origin_position(m, bodies_[i]) - start_p_[i]).norm()));
+      rotation_ = std::max(rotation_, static_cast<double>(start_q_[i].angularDistance(d.q_WB[bodies_[i]])));
+    }
+  }
+  double travel() const { return travel_; }
+  double rotation() const { return rotation_; }
+
+ private:
+  std::vector<int> bodies_;
+  std::vector<Vec3> start_p_;
+  std::vector<Quat> start_q_;
+  double travel_ = 0, rotation_ = 0;
+};
+
 // What every run records besides its own metrics: the analytic probe or the
 // sampled trajectory, and from them the run's error at the end.
 class RunObservers {
  public:
   RunObservers(const SceneReference& reference, const Model& m, Data& d, SampledTrajectory* trajectory)
-      : reference_(reference), trajectory_(trajectory) {
+      : reference_(reference), trajectory_(trajectory), motion_(m, d) {
     if (reference.kind == ErrorKind::Analytic) probe_ = std::make_unique<Probe>(reference.scene, m, d, reference.analytic);
     if (reference.kind == ErrorKind::ReferenceRun || trajectory) {
       if (reference.kind == ErrorKind::ReferenceRun) local_.interval = reference.trajectory.interval;
@@ -333,11 +357,20 @@ class RunObservers {
   void after_step(const Model& m, const Data& d, double t_prev, double dt) {
     if (probe_) probe_->after_step(m, d, t_prev, dt);
     if (sampler_) sampler_->after_step(m, d, t_prev);
+    motion_.after_step(m, d);
+    steps_ = true;
+  }
+  // travel and rotation so far (also of a run that failed on a later step).
+  void record_motion(ComparisonRun& r) const {
+    if (!steps_) return;
+    r.travel = motion_.travel();
+    r.rotation = motion_.rotation();
   }
   // Sets simulated_time, error_kind, measured and error of a run that completed.
   void finish(ComparisonRun& r, const Model& m, const Data& d) {
     r.simulated_time = d.time;
     r.error_kind = reference_.kind;
+    record_motion(r);
     if (probe_) {
       r.measured = probe_->value(m, d);
       r.error = std::abs(r.measured - reference_.analytic.value);
@@ -353,6 +386,8 @@ class RunObservers {
   SampledTrajectory local_;
   std::unique_ptr<Probe> probe_;
   std::unique_ptr<Sampler> sampler_;
+  MotionTracker motion_;
+  bool steps_ = false;
 };
 
 void mark_failed(ComparisonRun& r, const std::exception& e, double dt) {
@@ -479,6 +514,62 @@ std::vector<UsableStep> usable_steps(const std::vector<ComparisonRun>& runs) {
   return out;
 }
 
+bool is_dt_sweep(const std::vector<double>& dts) {
+  std::vector<double> d(dts);
+  std::sort(d.begin(), d.end());
+  d.erase(std::unique(d.begin(), d.end()), d.end());
+  if (d.size() < 4) return false;
+  const double max_ratio = std::pow(10.0, 0.25) * (1 + 1e-9);  // rounding of e.g. 1.5 x 1e-3
+  for (size_t i = 1; i < d.size(); ++i)
+    if (d[i] > max_ratio * d[i - 1]) return false;
+  return true;
+}
+
+namespace {
+
+double median(std::vector<double> v) {
+  if (v.empty()) return kNaN;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::string format_short(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+}  // namespace
+
+void flag_runs(std::vector<ComparisonRun*> runs, const FlagThresholds& thresholds) {
+  // Below these a scene is at rest (a settling stack moves ~1e-7 m, a sliding
+  // box turns ~1e-5 rad by solver noise): no
+  // "did not move" where nothing is expected to.
+  constexpr double kRestTravel = 1e-6, kRestRotation = 1e-3;  // m, rad
+  std::vector<double> travels, rotations;
+  for (const ComparisonRun* r : runs)
+    if (r->ok && std::isfinite(r->travel)) travels.push_back(r->travel), rotations.push_back(r->rotation);
+  const double typical_travel = median(travels), typical_rotation = median(rotations);
+  const bool scene_moves = typical_travel > kRestTravel || typical_rotation > kRestRotation;
+  for (ComparisonRun* r : runs) {
+    r->flags.clear();
+    if (!r->ok) continue;
+    std::vector<std::string> f;
+    if (r->not_converged > 0)
+      f.push_back("not converged on " + std::to_string(r->not_converged) + " of " + std::to_string(r->steps) +
+                  " steps");
+    const bool still_t = !(typical_travel > kRestTravel) || r->travel < thresholds.still_fraction * typical_travel;
+    const bool still_r =
+        !(typical_rotation > kRestRotation) || r->rotation < thresholds.still_fraction * typical_rotation;
+    if (scene_moves && std::isfinite(r->travel) && still_t && still_r) f.push_back("did not move");
+    if (r->max_penetration > thresholds.penetration)
+      f.push_back("penetration " + format_short(r->max_penetration) + " m > " + format_short(thresholds.penetration) +
+                  " m");
+    for (size_t i = 0; i < f.size(); ++i) r->flags += (i ? "; " : "") + f[i];
+  }
+}
+
 SceneComparison compare_scene(const std::string& scene, const CompareSettings& settings,
                               const std::function<void(const ComparisonRun&)>& on_run) {
   for (double dt : settings.dts)
@@ -565,12 +656,17 @@ SceneComparison compare_scene(const std::string& scene, const CompareSettings& s
       if (on_run) on_run(sc.runs.back());
     }
   }
+  std::vector<ComparisonRun*> all;
+  if (sc.reference_run.steps > 0) all.push_back(&sc.reference_run);
+  for (ComparisonRun& r : sc.runs) all.push_back(&r);
+  flag_runs(all, settings.flags);
   return sc;
 }
 
 const char* const kRunsCsvHeader =
     "scene,combo,dt,steps,wall_per_step_s,wall_per_sim_s,mean_iterations,max_iterations,not_converged,max_r_vi,"
-    "max_penetration,max_joint_violation,error,error_kind,status,solve_per_step_s";
+    "max_penetration,max_joint_violation,error,error_kind,status,solve_per_step_s,measured,travel_m,rotation_rad,"
+    "flags";
 
 void write_runs_csv(std::ostream& out, const std::vector<SceneComparison>& scenes) {
   out << kRunsCsvHeader << "\n";
@@ -583,7 +679,11 @@ void write_runs_csv(std::ostream& out, const std::vector<SceneComparison>& scene
           << (stats ? std::to_string(r.max_iterations) : "") << ',' << (stats ? std::to_string(r.not_converged) : "")
           << ',' << num(r.max_r_vi) << ',' << num(r.max_penetration) << ',' << num(r.max_joint_violation) << ','
           << (r.ok ? csv_number(r.error) : "") << ',' << to_string(r.ok ? r.error_kind : ErrorKind::None) << ','
-          << (r.ok ? "ok" : csv_field("failed: " + r.message, true)) << ',' << num(r.solve_per_step) << "\n";
+          << (r.ok ? "ok" : csv_field("failed: " + r.message, true)) << ',' << num(r.solve_per_step) << ','
+          << (r.ok && std::isfinite(r.measured) ? csv_number(r.measured) : "") << ','
+          << (std::isfinite(r.travel) ? csv_number(r.travel) : "") << ','
+          << (std::isfinite(r.rotation) ? csv_number(r.rotation) : "") << ','
+          << (r.flags.empty() ? "" : csv_field(r.flags, true)) << "\n";
     }
 }
 

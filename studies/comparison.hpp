@@ -85,6 +85,14 @@ struct ComparisonRun {
   ErrorKind error_kind = ErrorKind::None;
   double measured = std::numeric_limits<double>::quiet_NaN();  // kind Analytic: the measured quantity
   double error = std::numeric_limits<double>::quiet_NaN();     // NaN when not available
+  // How far the run moved: the largest distance of a moving body's frame
+  // origin from where it started (m) and the largest rotation of a moving body
+  // from its start (rad), over every step. NaN before the first step.
+  double travel = std::numeric_limits<double>::quiet_NaN();
+  double rotation = std::numeric_limits<double>::quiet_NaN();
+  // What makes an ok run's numbers suspect (flag_runs): "" or warnings joined
+  // by "; ", e.g. "not converged on 993 of 3000 steps; did not move".
+  std::string flags;
   // Solver residual history (SolveStats::residual_history, each solver's own
   // stopping measure) of the step with the most iterations; step is 1-based.
   std::vector<double> residual_history;
@@ -118,11 +126,34 @@ struct UsableStep {
 };
 std::vector<UsableStep> usable_steps(const std::vector<ComparisonRun>& runs);
 
+// A dt sweep fine enough for a usable step: at least 4 distinct steps, with
+// consecutive ones at most a quarter decade apart (ratio <= 10^(1/4)), i.e.
+// at least 4 steps per decade throughout. Coarser sweeps get no usable dt.
+bool is_dt_sweep(const std::vector<double>& dts);
+
+// Thresholds of the run flags (flag_runs).
+struct FlagThresholds {
+  // m: penetration beyond this is flagged; the validations' contact bound
+  // (ValidationTolerances::penetration, docs/validation.md).
+  double penetration = 1e-3;
+  // A run "did not move" when both its travel and its rotation are below this
+  // fraction of the median over the scene's completed runs (reference run
+  // included), where that median is not ~0: a scene at rest flags nothing.
+  double still_fraction = 0.01;
+};
+
+// Sets `flags` of every completed run of the scene: steps where the solver
+// did not converge, no motion where the other runs moved, penetration beyond
+// the threshold. Failed runs keep their message and no flags.
+void flag_runs(std::vector<ComparisonRun*> runs, const FlagThresholds& thresholds);
+
 struct CompareSettings {
   std::vector<Combo> combos;
   bool peer_mujoco = false;                        // add MuJoCo's runs of the same file
   std::vector<double> dts;                         // explicit steps, s; empty: dt_factors
-  std::vector<double> dt_factors = {1, 2, 5, 10, 20};  // x the scene's timestep
+  // x the scene's timestep: a decade at <= 1/4 decade apart (is_dt_sweep)
+  std::vector<double> dt_factors = {1, 1.5, 2, 3, 5, 7, 10};
+  FlagThresholds flags;                            // flag_runs, after the scene's runs
   double duration = -1;                            // s; < 0: the scene's contactlab.duration
   std::string reference;                           // COMBO@DT; empty: velocity+desaxce+padmm@(smallest dt / 10)
   bool allow_unsupported = false;                  // --allow-unsupported (io/mjcf.hpp MjcfLoadOptions)
@@ -151,7 +182,9 @@ SceneComparison compare_scene(const std::string& scene, const CompareSettings& s
                               const std::function<void(const ComparisonRun&)>& on_run = {});
 
 // runs.csv: the header (no newline) and one row per run. A failed run's
-// status is "failed: MESSAGE" (always CSV-quoted); unavailable numbers are empty.
+// status is "failed: MESSAGE" (always CSV-quoted); unavailable numbers are
+// empty. The last columns: measured (kind analytic), travel_m, rotation_rad,
+// flags (flag_runs; CSV-quoted when not empty).
 extern const char* const kRunsCsvHeader;
 void write_runs_csv(std::ostream& out, const std::vector<SceneComparison>& scenes);
 

@@ -48,7 +48,7 @@ TEST_CASE("cli: compare --peer mujoco adds MuJoCo rows and writes usable_dt.csv"
   }
   const std::string dir = "/tmp/contactlab_test_compare_peer";
   std::filesystem::remove_all(dir);
-  const auto r = run_binary("compare box_ramp --combos velocity+desaxce+padmm --dt 0.001,0.005 --peer mujoco --out " + dir);
+  const auto r = run_binary("compare box_ramp --combos velocity+desaxce+padmm --dt 0.001,0.0015,0.002,0.003 --peer mujoco --out " + dir);  // a sweep: is_dt_sweep
   CHECK(r.status == 0);
   CHECK(r.output.find("mujoco(Euler)") != std::string::npos);
   CHECK(r.output.find("usable time step") != std::string::npos);
@@ -60,7 +60,7 @@ TEST_CASE("cli: compare --peer mujoco adds MuJoCo rows and writes usable_dt.csv"
   std::ifstream runs(dir + "/runs.csv");
   std::stringstream rtext;
   rtext << runs.rdbuf();
-  CHECK(rtext.str().find("box_ramp,mujoco(Euler),0.005,") != std::string::npos);
+  CHECK(rtext.str().find("box_ramp,mujoco(Euler),0.003,") != std::string::npos);
   CHECK(run_binary("compare box_ramp --peer bullet").status == 2);
   std::filesystem::remove_all(dir);
 }

@@ -213,7 +213,7 @@ TEST_CASE("compare: failed runs are rows with their message, not fatal") {
 TEST_CASE("compare: the runs.csv header is exact") {
   CHECK(std::string(kRunsCsvHeader) ==
         "scene,combo,dt,steps,wall_per_step_s,wall_per_sim_s,mean_iterations,max_iterations,not_converged,max_r_vi,"
-        "max_penetration,max_joint_violation,error,error_kind,status,solve_per_step_s");
+        "max_penetration,max_joint_violation,error,error_kind,status,solve_per_step_s,measured,travel_m,rotation_rad,flags");
 }
 
 TEST_CASE("compare: the CLI writes runs.csv, residuals and (with gnuplot) the PNGs") {
@@ -229,7 +229,7 @@ TEST_CASE("compare: the CLI writes runs.csv, residuals and (with gnuplot) the PN
   REQUIRE(rows.size() == 5);
   CHECK(rows[0] ==
         "scene,combo,dt,steps,wall_per_step_s,wall_per_sim_s,mean_iterations,max_iterations,not_converged,max_r_vi,"
-        "max_penetration,max_joint_violation,error,error_kind,status,solve_per_step_s");
+        "max_penetration,max_joint_violation,error,error_kind,status,solve_per_step_s,measured,travel_m,rotation_rad,flags");
   CHECK(rows[1].rfind("box_ramp,velocity+desaxce+padmm,0.005,500,", 0) == 0);
   CHECK(rows[1].find(",analytic,ok") != std::string::npos);
   CHECK(rows[2].find("\"failed: ") != std::string::npos);
