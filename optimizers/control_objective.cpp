@@ -50,7 +50,7 @@ Evaluation ControlObjective::evaluate(const VecX& knots, VecX* gradient) const {
   const Loss loss = Loss::parse(loss_text_, r.sim.model());
   MatX u;
   spline_.controls(knots, u);
-  const Real effort = options_.effort_weight * h_ * u.squaredNorm();
+  const Real effort = this->effort(u);
   Rollout rollout;
   rollout.run(r, options_.checkpoint_interval);
   if (!gradient) {

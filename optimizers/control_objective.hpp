@@ -41,6 +41,9 @@ class ControlObjective {
 
   // A rollout prepared with the knots' controls, not yet run.
   PreparedRollout prepare(const VecX& knots) const;
+  // The effort term for per-step controls u (steps x spline actuators).
+  Real effort(const MatX& u) const { return options_.effort_weight * h_ * u.squaredNorm(); }
+  const std::string& loss() const { return loss_text_; }
   const ControlSpline& spline() const { return spline_; }
   const RolloutSpec& spec() const { return spec_; }
   long steps() const { return spline_.steps(); }
