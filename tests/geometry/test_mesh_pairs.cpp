@@ -15,9 +15,11 @@
 
 #include "core/dual.hpp"
 #include "geometry/collision.hpp"
+#include "support/pair_derivatives.hpp"
 #include "geometry/convex_hull.hpp"
 
 using namespace contactlab;
+using namespace contactlab::test_pair_derivatives;
 
 namespace {
 
@@ -60,18 +62,6 @@ Geom plane() {
   return g;
 }
 
-Mat3 rot(const Vec3& axis, Real angle) { return Eigen::AngleAxis<Real>(angle, axis.normalized()).toRotationMatrix(); }
-GeomPose pose(const Vec3& p, const Mat3& R = Mat3::Identity()) {
-  GeomPose g;
-  g.pos_W = p;
-  g.R_WG = R;
-  return g;
-}
-Mat3 skew(const Vec3& w) {
-  Mat3 S;
-  S << 0, -w.z(), w.y(), w.z(), 0, -w.x(), -w.y(), w.x(), 0;
-  return S;
-}
 Mat3 random_rotation(std::mt19937& rng) {
   std::normal_distribution<Real> N(0, 1);
   return Quat(N(rng), N(rng), N(rng), N(rng)).normalized().toRotationMatrix();
@@ -116,67 +106,6 @@ void check_swap(const Geom& a, const GeomPose& pa, const Geom& b, const GeomPose
   check_same_contacts(ab, flipped, 1e-12);
 }
 
-GeomPose moved(const GeomPose& p, const Vec3& dp, const Vec3& dw, Real t) {
-  return pose(p.pos_W + t * dp, (dw.norm() > 0 ? rot(dw, t * dw.norm()) : Mat3::Identity()) * p.R_WG);
-}
-GeomPoseT<Dual> seeded(const GeomPose& p, const Vec3& dp, const Vec3& dw) {
-  GeomPoseT<Dual> d;
-  const Mat3 dR = skew(dw) * p.R_WG;
-  for (int i = 0; i < 3; ++i) {
-    d.pos_W[i] = Dual(p.pos_W[i], dp[i]);
-    for (int j = 0; j < 3; ++j) d.R_WG(i, j) = Dual(p.R_WG(i, j), dR(i, j));
-  }
-  return d;
-}
-
-// Dual derivatives of every contact's gap, point and normal against central
-// differences (step 1e-6) of the double routine, both geoms moved along
-// fixed twists. The hull routines are piecewise polynomial in the poses
-// (and the capsule's minimiser is made exact by argmin_01_t), so the
-// differences' truncation is ~(1e-6)^2 / (0.1 m)^2 ~ 1e-10 relative and their
-// rounding ~1e-16 / 1e-6 = 1e-10; bound 1e-6 of the largest derivative
-// leaves a factor of 1e3 (the capsule's minimiser stencil, ~1e-8, included),
-// while a wrong derivative is off by O(1).
-void check_dual(const Geom& a, const GeomPose& pa, const Geom& b, const GeomPose& pb, Real margin = 1e-2) {
-  const Vec3 dpa(0.3, -0.2, 0.5), dwa(0.4, 0.1, -0.3), dpb(-0.1, 0.4, 0.2), dwb(-0.2, 0.5, 0.3);
-  std::vector<ContactT<Dual>> dual;
-  collide_geoms_t<Dual>(a, seeded(pa, dpa, dwa), 1, b, seeded(pb, dpb, dwb), 2, margin, dual);
-  const Real eps = 1e-6;
-  auto at = [&](Real t) {
-    std::vector<Contact> out;
-    collide_geoms(a, moved(pa, dpa, dwa, t), 1, b, moved(pb, dpb, dwb, t), 2, margin, out);
-    return out;
-  };
-  const std::vector<Contact> base = at(0), plus = at(eps), minus = at(-eps);
-  REQUIRE(!dual.empty());
-  REQUIRE(dual.size() == base.size());
-  REQUIRE(plus.size() == base.size());
-  REQUIRE(minus.size() == base.size());
-  auto nearest = [](const std::vector<Contact>& cs, const Vec3& p) -> const Contact& {
-    size_t best = 0;
-    for (size_t i = 1; i < cs.size(); ++i)
-      if ((cs[i].point_W - p).norm() < (cs[best].point_W - p).norm()) best = i;
-    return cs[best];
-  };
-  Real err = 0, scale = 0;
-  auto compare = [&](const Dual& x, Real p, Real m) {
-    err = std::max(err, std::abs(x.d - (p - m) / (2 * eps)));
-    scale = std::max(scale, std::abs(x.d));
-  };
-  for (size_t k = 0; k < dual.size(); ++k) {
-    const Vec3 p(dual[k].point_W[0].v, dual[k].point_W[1].v, dual[k].point_W[2].v);
-    const Contact &b0 = nearest(base, p), &cp = nearest(plus, p), &cm = nearest(minus, p);
-    CHECK(std::abs(dual[k].gap.v - b0.gap) <= 1e-12);  // same arithmetic as the double routine
-    compare(dual[k].gap, cp.gap, cm.gap);
-    for (int c = 0; c < 3; ++c) {
-      compare(dual[k].point_W[c], cp.point_W[c], cm.point_W[c]);
-      compare(dual[k].normal_W[c], cp.normal_W[c], cm.normal_W[c]);
-    }
-  }
-  MESSAGE(dual.size() << " contacts, max |dual - central difference| = " << err << ", max |dual| = " << scale);
-  CHECK(scale > 1e-2);
-  CHECK(err <= 1e-6 * scale);
-}
 
 const Vec3 kHalf(0.1, 0.15, 0.2);
 
