@@ -16,6 +16,7 @@
 #include "apps/rollout_options.hpp"
 #include "apps/run_command.hpp"
 #include "apps/solve_command.hpp"
+#include "apps/study_command.hpp"
 #include "apps/time_budget.hpp"
 #include "apps/validate_command.hpp"
 #include "io/output_file.hpp"
@@ -39,7 +40,8 @@ const char* kUsage =
     "       contactlab gradcheck SCENE --loss LOSS --wrt LIST [--eps E] [--tol T] [run options]\n"
     "       contactlab solve PROBLEM [--contact NAME] [--solver NAME] [--set KEY=VALUE]... [--tol T] [--time-limit S] [--out FILE] [--json]\n"
     "       contactlab bench-problems DIR... [--solvers LIST] [--tol T] [--time-limit S] [--peer siconos] [--out DIR]\n"
-    "       contactlab bench-scale [--shapes LIST] [--sizes LIST] [--combos LIST] [--duration S] [--dt S] [--peer mujoco|none|auto] [--time-limit S] [--out DIR]\n";
+    "       contactlab bench-scale [--shapes LIST] [--sizes LIST] [--combos LIST] [--duration S] [--dt S] [--peer mujoco|none|auto] [--time-limit S] [--out DIR]\n"
+    "       contactlab study NAME [--trials N] [--seed S] [--arms LIST] [--full] [--out DIR]   (contactlab study --list)\n";
 
 void print_parts(const std::string& title, const std::vector<PartInfo>& parts) {
   std::cout << title << ":\n";
@@ -139,6 +141,7 @@ int dispatch(const std::vector<std::string>& args) {
   if (cmd == "solve") return solve_cli(rest);
   if (cmd == "bench-problems") return bench_problems_cli(rest);
   if (cmd == "bench-scale") return bench_scale_cli(rest);
+  if (cmd == "study") return study_cli(rest);
   if (cmd == "validate") return validate_command(!rest.empty() && rest[0] == "--json");
   if (cmd == "grad") return grad_cli(rest, false);
   if (cmd == "gradcheck") return grad_cli(rest, true);
