@@ -91,11 +91,19 @@ Loss Loss::parse(const std::string& spec, const Model& model) {
                                     "' (expected px py pz vx vy vz wx wy wz)");
     } else if (body.rfind("sumsq:", 0) == 0) {
       const std::string rest = body.substr(6);
-      const auto marker = rest.find(".pos=");
-      if (marker == std::string::npos) throw std::invalid_argument("loss term '" + raw + "': expected sumsq:BODY.pos=X,Y,Z");
+      // .pos= the point, .vel= its velocity, .angvel= its body's angular velocity.
+      const char* const markers[3] = {".pos=", ".vel=", ".angvel="};
+      size_t marker = std::string::npos, length = 0;
+      for (int group = 0; group < 3 && marker == std::string::npos; ++group) {
+        marker = rest.find(markers[group]);
+        t.field = 3 * group;
+        length = std::string(markers[group]).size();
+      }
+      if (marker == std::string::npos)
+        throw std::invalid_argument("loss term '" + raw + "': expected sumsq:BODY.pos=X,Y,Z (or .vel=, .angvel=)");
       t.kind = LossTerm::Kind::SumSq;
       parse_point(rest.substr(0, marker), model, raw, t);
-      std::string xyz = rest.substr(marker + 5);
+      std::string xyz = rest.substr(marker + length);
       for (int k = 0; k < 3; ++k) {
         const auto comma = xyz.find(',');
         if ((k < 2) != (comma != std::string::npos))
@@ -115,12 +123,13 @@ Real Loss::value(const Model& model, const Data& data) const {
   Real total = 0;
   for (const LossTerm& t : terms_) {
     const SiteState point = body_point_state(model, data, t.body, t.point_B);
+    const int group = t.field / 3, k = t.field % 3;
+    const Vec3& of = group == 0 ? point.p : group == 1 ? point.v : point.w;
     if (t.kind == LossTerm::Kind::SumSq) {
-      total += t.scale * (point.p - t.target).squaredNorm();
+      total += t.scale * (of - t.target).squaredNorm();
       continue;
     }
-    const int group = t.field / 3, k = t.field % 3;
-    total += t.scale * (group == 0 ? point.p : group == 1 ? point.v : point.w)[k];
+    total += t.scale * of[k];
   }
   return total;
 }
@@ -132,10 +141,13 @@ void Loss::add_gradient(const Model& model, const Data& data, std::vector<BodyCo
     BodyCotangent& g = out[t.body];
     const Vec3 a = com_offset_W(data, model, t);
     Vec3 p_bar = Vec3::Zero(), vo_bar = Vec3::Zero();
+    const int group = t.field / 3, k = t.field % 3;
     if (t.kind == LossTerm::Kind::SumSq) {
-      p_bar = 2 * t.scale * (data.x_W[t.body] - a - t.target);
+      const Vec3& w = data.w_W[t.body];
+      if (group == 0) p_bar = 2 * t.scale * (data.x_W[t.body] - a - t.target);
+      else if (group == 1) vo_bar = 2 * t.scale * (data.v_W[t.body] - w.cross(a) - t.target);
+      else g.w += 2 * t.scale * (w - t.target);
     } else {
-      const int group = t.field / 3, k = t.field % 3;
       if (group == 0) p_bar[k] = t.scale;
       else if (group == 1) vo_bar[k] = t.scale;
       else g.w[k] += t.scale;

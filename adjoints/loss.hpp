@@ -5,6 +5,8 @@
 //                             trajectory CSV reports them: the body frame's
 //                             origin, its velocity, the world angular velocity
 //   sumsq:BODY.pos=X,Y,Z      squared distance of the origin to a target
+//   sumsq:BODY.vel=X,Y,Z,     the same for the origin's velocity and the
+//   sumsq:BODY.angvel=X,Y,Z   angular velocity (0,0,0: a penalty on speed)
 //   final:site.NAME.FIELD,    the same for a site (MJCF <site>, Model::sites):
 //   sumsq:site.NAME.pos=...   its point, that point's velocity, its body's
 //                             angular velocity. A body named "site.NAME"
@@ -29,7 +31,7 @@ struct LossTerm {
   int body = -1;               // -1: a site on the world (a constant)
   int site = -1;               // the site named, or -1 for the body's origin
   Vec3 point_B = Vec3::Zero(); // the point in the body frame: its origin, or the site
-  int field = 0;               // Final: 0..8 for px..wz
+  int field = 0;               // Final: 0..8 for px..wz; SumSq: 0 pos, 3 vel, 6 angvel
   Vec3 target = Vec3::Zero();  // SumSq
   std::string text;            // as written
 };

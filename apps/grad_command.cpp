@@ -53,7 +53,7 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
                                " [options]\n(the adjoint's options: --set adjoint.KEY=VALUE; --list-options prints "
                                "every key; docs/gradients.md)");
   opts.add_options()("help,h", "this help")
-      ("loss", po::value(&loss), "final:BODY.FIELD, sumsq:BODY.pos=X,Y,Z, scaled a*TERM, summed with +")
+      ("loss", po::value(&loss), "final:BODY.FIELD, sumsq:BODY.pos|vel|angvel=X,Y,Z, scaled a*TERM, summed with +")
       ("wrt", po::value(&wrt), "comma-separated inputs: init:BODY.FIELD, param:geom.NAME.friction, "
                                "param:body.NAME.mass, param:actuator.NAME.kp|kv, ctrl:ACTUATOR[@STEP]")
       ("checkpoint", po::value(&checkpoint)->default_value(0),

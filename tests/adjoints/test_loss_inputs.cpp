@@ -81,7 +81,8 @@ TEST_CASE("loss: state gradient against central differences (COM offset, spinnin
   d.w_W[0] = Vec3(-0.9, 2.0, 0.4);
   const Loss loss = Loss::parse(
       "final:pole.px + 2*final:pole.py + -0.5*final:pole.pz + final:pole.vx + 3*final:pole.vy + final:pole.vz"
-      " + 0.7*final:pole.wx + final:pole.wz + sumsq:pole.pos=0.1,0.2,0.3",
+      " + 0.7*final:pole.wx + final:pole.wz + sumsq:pole.pos=0.1,0.2,0.3 + 0.3*sumsq:pole.vel=0.2,-0.1,0.5"
+      " + 0.2*sumsq:pole.angvel=0.1,0.3,-0.2",
       m);
   const std::vector<BodyCotangent> g = check_state_gradient(m, d, loss, 0);
   CHECK(g[0].theta.norm() > 0.1);  // guard: the orientation matters here
@@ -103,12 +104,18 @@ TEST_CASE("loss: site terms, their values and state gradient against central dif
   CHECK(each.value(m, d) == doctest::Approx(st.p.x() + 10 * st.v.z() + 100 * st.w.y()).epsilon(1e-14));
   const Loss world = Loss::parse("final:site.target.pz + sumsq:site.target.pos=0,0,0", m);
   CHECK(world.value(m, d) == doctest::Approx(1.2 + 0.4 * 0.4 + 1.2 * 1.2).epsilon(1e-14));
+  const Loss speeds = Loss::parse("sumsq:site.tip.vel=0.1,0,0 + 2*sumsq:site.tip.angvel=0,0,0", m);
+  CHECK(speeds.value(m, d) ==
+        doctest::Approx((st.v - Vec3(0.1, 0, 0)).squaredNorm() + 2 * st.w.squaredNorm()).epsilon(1e-14));
+  CHECK_THROWS_WITH_AS(Loss::parse("sumsq:site.tip.acc=0,0,0", m), doctest::Contains("(or .vel=, .angvel=)"),
+                       std::invalid_argument);
   CHECK_THROWS_WITH_AS(Loss::parse("final:site.nosite.px", m), doctest::Contains("unknown site 'nosite'"),
                        std::invalid_argument);
 
   const Loss loss = Loss::parse(
       "final:site.tip.px + 2*final:site.tip.py + -0.5*final:site.tip.pz + final:site.tip.vx + 3*final:site.tip.vy"
-      " + final:site.tip.vz + 0.7*final:site.tip.wx + sumsq:site.tip.pos=0.1,0.2,0.3 + final:site.target.px",
+      " + final:site.tip.vz + 0.7*final:site.tip.wx + sumsq:site.tip.pos=0.1,0.2,0.3 + final:site.target.px"
+      " + 0.4*sumsq:site.tip.vel=0.3,0.1,-0.2 + 0.6*sumsq:site.tip.angvel=1,0,0.5",
       m);
   const std::vector<BodyCotangent> g = check_state_gradient(m, d, loss, 1);
   CHECK(g[0].x.norm() + g[0].theta.norm() + g[0].v.norm() + g[0].w.norm() == 0);  // nothing of the upper arm
