@@ -20,7 +20,7 @@ ControlObjective::ControlObjective(RolloutSpec spec, const std::string& loss, Co
                                 "' would be replaced by the spline's controls; remove it");
   if (!(options_.effort_weight >= 0)) throw std::invalid_argument("ControlObjective: effort_weight must be >= 0");
   options_.adjoint.Validate();
-  PreparedRollout r = prepare_rollout(spec_);
+  PreparedRollout r = prepare_rollout(spec_, options_.hooks);
   if (r.steps != spline_.steps())
     throw std::invalid_argument("ControlObjective: the rollout of '" + spec_.scene + "' takes " +
                                 std::to_string(r.steps) + " steps, the spline has " +
@@ -30,7 +30,7 @@ ControlObjective::ControlObjective(RolloutSpec spec, const std::string& loss, Co
 }
 
 PreparedRollout ControlObjective::prepare(const VecX& knots) const {
-  PreparedRollout r = prepare_rollout(spec_);
+  PreparedRollout r = prepare_rollout(spec_, options_.hooks);
   MatX u;
   spline_.controls(knots, u);
   r.controls.table_actuators = spline_.actuators();
@@ -53,6 +53,7 @@ Evaluation ControlObjective::evaluate(const VecX& knots, VecX* gradient) const {
   const Real effort = this->effort(u);
   Rollout rollout;
   rollout.run(r, options_.checkpoint_interval);
+  if (options_.on_final_state) options_.on_final_state(r.sim.model(), r.sim.data());
   if (!gradient) {
     e.loss = loss.value(r.sim.model(), r.sim.data()) + effort;
     e.forward_s = seconds_since(t0);

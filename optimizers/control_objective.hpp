@@ -10,6 +10,7 @@
 // constant controls (--ctrl) still drive the other actuators.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "adjoints/loss.hpp"
@@ -25,6 +26,13 @@ struct ControlObjectiveOptions {
   Real effort_weight = 0;        // weight of h * sum_t |u_t|^2 (units of the loss per (control^2 s))
   StepAdjointOptions adjoint;    // sensitivity kind, solve VJP, ...
   long checkpoint_interval = 0;  // Rollout::run's
+  // Called after each evaluation's forward pass with the final state (a
+  // study's success gate, a log of final poses); with checkpoints, before
+  // the backward pass replays the segments.
+  std::function<void(const Model&, const Data&)> on_final_state;
+  // Edits of the model and the initial state of every rollout (a planner's
+  // start from a plant's current state: optimizers/gradient_mpc.hpp).
+  RolloutHooks hooks;
 };
 
 class ControlObjective {
