@@ -5,9 +5,11 @@
 namespace contactlab {
 
 // One declaration and one table line per study.
+StudyDefinition ostrich_box_study();
 
 const std::vector<StudyDefinition>& study_definitions() {
   static const std::vector<StudyDefinition> list = {
+      ostrich_box_study(),
   };
   return list;
 }
