@@ -5,9 +5,11 @@
 namespace contactlab {
 
 // One declaration and one table line per study.
+StudyDefinition kim_sensitivity_study();  // studies/kim_sensitivity.cpp
 
 const std::vector<StudyDefinition>& study_definitions() {
   static const std::vector<StudyDefinition> list = {
+      kim_sensitivity_study(),
   };
   return list;
 }
