@@ -6,10 +6,12 @@ namespace contactlab {
 
 // One declaration and one table line per study.
 StudyDefinition kim_sensitivity_study();  // studies/kim_sensitivity.cpp
+StudyDefinition kim_cito_study();         // studies/kim_cito.cpp
 
 const std::vector<StudyDefinition>& study_definitions() {
   static const std::vector<StudyDefinition> list = {
       kim_sensitivity_study(),
+      kim_cito_study(),
   };
   return list;
 }
