@@ -278,7 +278,7 @@ void write_plots(StudyContext& ctx) {
         "title a.' delta '.d\n"
      << "unset multiplot\n";
   gp << "set output 'newton.png'\nset title 'Newton iterations of the relaxed point (cumulative)'\n"
-     << "set xlabel 'iterations'\nset ylabel 'fraction converged within'\nset yrange [0:1.05]\n"
+     << "set xlabel 'iterations'\nset ylabel 'fraction of evaluations with <= k iterations'\nset yrange [0:1.05]\n"
      << "pn(c, a) = (strcol(1) eq a) ? column(c) : NaN\n"
      << "plot for [a in relaxed] 'newton_iterations.csv' skip 1 using 2:(pn(4, a)) with steps lw 2 title a\n";
   gp.close();
