@@ -269,10 +269,12 @@ void write_plots(StudyContext& ctx) {
   for (const std::string& a : ctx.arms())
     if (!is_smoothing(a) && a != "exact") gp << a << " ";
   gp << "\"\n"
-     << "set title 'relaxed point (sigma_N, lambda_N)'\nset xlabel 'sigma_N'\nset ylabel 'lambda_N'\n"
-     << "set xrange [0:3]\nset yrange [0:3]\n"
-     << "plot for [a in relaxed] for [d in deltas] 'delta.csv' skip 1 using 6:(pd(5, a, d + 0)) with lines "
-        "title a.' delta '.d\n"
+     << "set title 'b_N = 0: lines lambda_N = sigma_N - delta, relaxed law'\n"
+     << "set xlabel 'sigma_N'\nset ylabel 'lambda_N'\nset xrange [0.01:2]\nset yrange [0:1.5]\n"
+     << "at0(c, a) = (strcol(1) eq a && abs($4) < 1e-9) ? column(c) : NaN\n"
+     << "plot " << kRho << "/x with lines lw 2 lc 'black' title 'lambda_N sigma_N = " << kRho << "', "
+     << "for [d in deltas] x - d with lines dt 2 title 'delta '.d, "
+     << "for [a in relaxed] 'delta.csv' skip 1 using 6:(at0(5, a)) with points pt 7 ps 1.2 title a.' points'\n"
      << "set title 'dsigma_N/db_N'\nset xlabel 'b_N (unshifted)'\nset ylabel ''\nset autoscale\n"
      << "plot for [a in relaxed] for [d in deltas] 'delta.csv' skip 1 using 4:(pd(7, a, d + 0)) with lines "
         "title a.' delta '.d\n"
