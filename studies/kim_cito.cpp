@@ -46,6 +46,13 @@ IlqrResult optimise(const CitoTask& task, const KimArm& arm, const MatX& u0, int
   return ilqr_minimize(rollout, task.cost, u0, ilqr_options(iterations));
 }
 
+// F free, S stick, L slide per step.
+std::string mode_letters(const std::vector<std::string>& modes) {
+  std::string seq;
+  for (const std::string& m : modes) seq += m == "free" ? 'F' : m == "stick" ? 'S' : 'L';
+  return seq;
+}
+
 int count_contact(const std::vector<std::string>& modes) {
   return static_cast<int>(std::count_if(modes.begin(), modes.end(), [](const std::string& m) { return m != "free"; }));
 }
@@ -159,6 +166,7 @@ StudyDefinition kim_cito_study() {
       sum.add(name, "reference", "cost", ref.cost);
       sum.add(name, "reference", "contact_steps", count_contact(cito_contact_modes(task, ref.trajectory)));
       write_trajectory(csv, task, "restarts", restarts.trajectory);
+      modes_csv << name << ",restarts," << mode_letters(cito_contact_modes(task, restarts.trajectory)) << "\n";
       for (size_t i = 0; i < ctx.arms().size(); ++i) {
         const std::string& arm_name = ctx.arms()[i];
         const KimArm arm = parse_kim_arm(arm_name, kRho);
@@ -176,9 +184,7 @@ StudyDefinition kim_cito_study() {
         sum.add(name, arm_name, "final_error_m", (r.trajectory.x.back()[0].x - task.cost.target[0].x).norm());
         sum.add(name, arm_name, "success_rate", r.cost <= kSuccessRatio * ref.cost ? 1 : 0);
         write_trajectory(csv, task, arm_name, r.trajectory);
-        std::string seq;
-        for (const std::string& m : modes) seq += m == "free" ? 'F' : m == "stick" ? 'S' : 'L';
-        modes_csv << name << "," << arm_name << "," << seq << "\n";
+        modes_csv << name << "," << arm_name << "," << mode_letters(modes) << "\n";
       }
     }
     csv.close();
