@@ -5,9 +5,11 @@
 namespace contactlab {
 
 // One declaration and one table line per study.
+StudyDefinition kamino_mechanisms_study();
 
 const std::vector<StudyDefinition>& study_definitions() {
   static const std::vector<StudyDefinition> list = {
+      kamino_mechanisms_study(),
   };
   return list;
 }
