@@ -78,6 +78,7 @@ void run(StudyContext& ctx) {
         std::mt19937_64 rng = ctx.rng(static_cast<std::uint64_t>(trial));
         const std::vector<double> setpoints =
             task.random_setpoints ? random_setpoints(rng, actuators, task.duration, 0.2) : std::vector<double>{};
+        const int diverged_before = samples.diverged;
         if (trial == 0) {
           std::ofstream csv(ctx.path(series_file(task.name, arm)));
           csv.precision(9);
@@ -88,6 +89,8 @@ void run(StudyContext& ctx) {
         } else {
           run_mechanism_arm(task, arm, setpoints, samples, nullptr);
         }
+        if (samples.diverged > diverged_before)
+          std::cerr << "kamino_mechanisms: trial " << trial << " diverged: " << samples.divergence << "\n";
       }
       plotted.push_back(arm);
       StudySummary& sum = ctx.summary();
@@ -100,9 +103,6 @@ void run(StudyContext& ctx) {
       }
       sum.add(task.name, arm, "steps", static_cast<double>(samples.steps));
       sum.add(task.name, arm, "diverged_trials", samples.diverged);
-      if (samples.diverged)
-        std::cerr << "kamino_mechanisms: " << samples.diverged << " of " << trials << " trials diverged, last "
-                  << samples.divergence << "\n";
       if (arm != "mujoco") {
         sum.add(task.name, arm, "steps_not_converged", static_cast<double>(samples.not_converged));
         sum.add(task.name, arm, "solve_s_per_step", samples.steps ? samples.wall_s / samples.steps : 0);
