@@ -23,6 +23,8 @@ struct StepMetrics {
   Real r_vi = 0;            // natural map |lambda - Pi_K(lambda - s)|
   Real max_penetration = 0; // m, max(0, -gap) over contacts after the step's collision pass
   Real joint_violation = 0; // position-level residual of joints and loop closures (m or rad)
+  Real r_kin = 0;           // m/s or rad/s, |J u+| over the hard bilateral rows (joints, loop closures)
+  Real r_v = 0;             // m/s, |w - Pi_K*(w)| over contacts, w = J_C u+ raw (no bias, no Gamma)
   int iterations = 0;
   bool converged = true;
   int num_contacts = 0;

@@ -16,6 +16,24 @@ void constraint_residuals(const ConstraintProblem& p, const ContactModel& law, c
   m.r_vi = r.r_vi;
 }
 
+void velocity_residuals(const ConstraintProblem& p, const ContactModel& law, const Real* u_plus,
+                        ResidualScratch& scratch, StepMetrics& m) {
+  const int rows = p.num_rows();
+  std::vector<Real>& w = scratch.row_velocity;
+  w.resize(rows);
+  if (rows > 0) p.apply_J(u_plus, w.data());
+  m.r_kin = 0;
+  for (int r = 0; r < p.num_bilateral; ++r)
+    if (p.compliance[r] == 0) m.r_kin = std::max(m.r_kin, std::abs(w[r]));
+  m.r_v = 0;
+  const int off = p.contact_offset(), n = 3 * p.num_contacts;
+  if (n == 0) return;
+  std::vector<Real>& proj = scratch.projected;
+  proj.assign(w.begin() + off, w.begin() + off + n);
+  law.project_dual(p.mu.data(), p.num_contacts, proj.data());
+  for (int i = 0; i < n; ++i) m.r_v = std::max(m.r_v, std::abs(w[off + i] - proj[i]));
+}
+
 Real mechanical_energy(const Model& model, const Data& data) {
   Real e = 0;
   for (int b = 0; b < model.num_bodies(); ++b) {

@@ -22,6 +22,7 @@ namespace contactlab {
 struct ResidualScratch {
   std::vector<Real> shifted;    // s = v + Gamma(v)
   std::vector<Real> projected;  // a projection of lambda, s or lambda - s
+  std::vector<Real> row_velocity;  // (m) J u+ of every row (velocity_residuals)
 };
 
 struct ConstraintResiduals {

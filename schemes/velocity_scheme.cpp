@@ -148,6 +148,8 @@ void VelocityScheme::finish(const Model& model, Data& data, const ContactModel& 
 
   StepMetrics& m = data.metrics;
   constraint_residuals(p, law, data.lambda, data.v_plus, data.residual_scratch, m);
+  for (int i = 0; i < 6 * p.num_bodies; ++i) du[i] += data.u_free[i];  // du is now u+ (raw, for r_kin and r_v)
+  velocity_residuals(p, law, du.data(), data.residual_scratch, m);
   m.max_penetration = 0;
   for (const Contact& c : data.contacts) m.max_penetration = std::max(m.max_penetration, -c.gap);
   // m.joint_violation was set by prepare (it is measured at q-).
