@@ -23,16 +23,13 @@ namespace {
 // three.js' classic build: CONTACTLAB_THREE_JS, else what scripts/setup.sh
 // installs (npm ci in viewer/). Never fetched at view time.
 std::string three_module_path() {
-  if (const char* env = std::getenv("CONTACTLAB_THREE_JS"); env && *env) {
-    if (!std::filesystem::is_regular_file(env))
-      throw std::runtime_error(std::string("CONTACTLAB_THREE_JS is '") + env + "', which is not a file");
-    return env;
-  }
-  const std::string path = std::string(CONTACTLAB_VIEWER_DIR) + "/node_modules/three/build/three.min.js";
+  const char* env = std::getenv("CONTACTLAB_THREE_JS");
+  const std::string path = env && *env ? std::string(env)
+                                       : std::string(CONTACTLAB_VIEWER_DIR) + "/node_modules/three/build/three.min.js";
   if (!std::filesystem::is_regular_file(path))
-    throw std::runtime_error("three.js is missing: '" + path +
-                             "' does not exist; run scripts/setup.sh (or: cd viewer && npm ci), "
-                             "or set CONTACTLAB_THREE_JS to a three.min.js");
+    throw std::runtime_error("three.js is missing: '" + path + "' is not a file" +
+                             (env && *env ? " (CONTACTLAB_THREE_JS)" : "") +
+                             "; run scripts/setup.sh (npm ci in viewer/), or set CONTACTLAB_THREE_JS to a three.min.js");
   return path;
 }
 
