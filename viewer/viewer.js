@@ -95,6 +95,7 @@
     // The last frame at or before t (frames are in time order).
     function frameAt(run, t) {
       let lo = 0, hi = run.times.length - 1;
+      t += 1e-9 * Math.max(1, Math.abs(t));  // a time typed or rounded (0.5) reaches the step written 0.5000000000000002
       if (t >= run.times[hi]) return hi;
       while (lo < hi) {
         const mid = (lo + hi + 1) >> 1;
@@ -152,7 +153,12 @@
         contactGroup.add(dot);
         const f = new THREE.Vector3(r[9], r[10], r[11]);
         const len = fmax > 0 ? 0.25 * extent * f.length() / fmax : 0;  // the largest force: a quarter of the scene
-        if (len > 1e-9) contactGroup.add(new THREE.ArrowHelper(f.normalize(), p, len, 0xffd040, 0.2 * len, 0.1 * len));
+        if (len > 1e-9) {
+          const arrow = new THREE.ArrowHelper(f.normalize(), p, len, 0xffd040, 0.2 * len, 0.1 * len);
+          // Drawn over the bodies: a resting contact's force points into the body it holds.
+          for (const part of [arrow.line, arrow.cone]) { part.material.depthTest = false; part.renderOrder = 1; }
+          contactGroup.add(arrow);
+        }
       }
       return rows.length;
     }

@@ -66,6 +66,27 @@ std::map<std::string, std::string> status_of(const std::string& dom) {
   return out;
 }
 
+// Loads the page in headless Chromium (software WebGL) and returns its status lines.
+std::map<std::string, std::string> load_page(const std::string& chromium, const TempDir& dir, const std::string& url) {
+  const auto r = run_shell("timeout 90 " + chromium + " --headless --no-sandbox --use-angle=swiftshader "
+                           "--enable-unsafe-swiftshader --user-data-dir=" + dir / "profile" +
+                           " --virtual-time-budget=2000 --dump-dom '" + url + "' 2>/dev/null");
+  CHECK(WEXITSTATUS(r.raw_status) == 0);
+  auto st = status_of(r.output);
+  CHECK_MESSAGE(st["state"] == "ready", r.output.substr(0, 3000));
+  CHECK_MESSAGE(st["errors"] == "0", r.output.substr(0, 3000));
+  return st;
+}
+
+// The probe's drawn position "p=X,Y,Z" as doubles (JavaScript writes e-7 where the CSV has e-07).
+std::vector<double> probed_position(const std::string& probe) {
+  const size_t p0 = probe.find(" p="), p1 = probe.find(' ', p0 + 1);
+  std::vector<double> out;
+  if (p0 == std::string::npos) return out;
+  for (const auto& f : fields(probe.substr(p0 + 3, p1 - p0 - 3))) out.push_back(std::strtod(f.c_str(), nullptr));
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("run --contacts: each step's contacts with the force that holds the box up") {
@@ -174,15 +195,7 @@ TEST_CASE("view: the page of a built-in scene loads in headless Chromium without
   for (const auto& row : csv_rows(contacts)) contacts_at += row[0] == "1800";
   REQUIRE(contacts_at > 0);
 
-  const std::string url = "file://" + page + "/index.html?t=" + at[1] + "&probe=box";
-  const auto r = run_shell("timeout 90 " + chromium + " --headless --no-sandbox --use-angle=swiftshader "
-                           "--enable-unsafe-swiftshader --user-data-dir=" + dir / "profile" +
-                           " --virtual-time-budget=2000 --dump-dom '" + url + "' 2>/dev/null");
-  CHECK(WEXITSTATUS(r.raw_status) == 0);
-  auto st = status_of(r.output);
-  CHECK_MESSAGE(st.count("state") == 1, r.output.substr(0, 2000));
-  CHECK(st["state"] == "ready");
-  CHECK_MESSAGE(st["errors"] == "0", r.output.substr(0, 3000));
+  auto st = load_page(chromium, dir, "file://" + page + "/index.html?t=" + at[1] + "&probe=box");
   CHECK(st["scene"] == "box_ramp");
   CHECK(st["trajectories"] == "2");
   CHECK(st["frames"] == "2001");
@@ -192,12 +205,48 @@ TEST_CASE("view: the page of a built-in scene loads in headless Chromium without
   // The box's object in the page's scene graph at that time: the CSV's numbers, exactly.
   const std::string probe = st["probe"];
   CHECK_MESSAGE(probe.find("box t=" + at[1] + " step=1800 ") == 0, probe);
-  // JavaScript writes exponents as e-7 where the CSV has e-07: compared as doubles.
-  const size_t p0 = probe.find(" p="), p1 = probe.find(' ', p0 + 1);
-  REQUIRE(p0 != std::string::npos);
-  const auto drawn = fields(probe.substr(p0 + 3, p1 - p0 - 3));
+  const auto drawn = probed_position(probe);
   REQUIRE(drawn.size() == 3);
-  for (int k = 0; k < 3; ++k) CHECK(std::strtod(drawn[k].c_str(), nullptr) == std::strtod(at[3 + k].c_str(), nullptr));
+  for (int k = 0; k < 3; ++k) CHECK(drawn[k] == std::strtod(at[3 + k].c_str(), nullptr));
   CHECK(std::strtod(at[3].c_str(), nullptr) > 0.01);  // the push has moved the box by then: not the initial pose
   CHECK(probe.find(" contacts=" + std::to_string(contacts_at)) != std::string::npos);
+}
+
+TEST_CASE("view: every geom type of a scene file, a mesh included, is drawn in headless Chromium without errors") {
+  TempDir dir;
+  const std::string scene = std::string(CONTACTLAB_TEST_DATA) + "/viewer_shapes.xml";
+  const std::string traj = dir / "t.csv", page = dir / "page";
+  REQUIRE(run_binary("run " + scene + " --steps 150 -q --out " + traj).status == 0);
+  if (!three_installed()) {
+    MESSAGE("three.js is not installed in viewer/node_modules (scripts/setup.sh): the viewer shapes test is skipped");
+    return;
+  }
+  const auto v = run_binary("view " + traj + " --scene " + scene + " --out " + page);
+  REQUIRE_MESSAGE(v.status == 0, v.output);
+  // data.js: each geom with its type, the mesh with its hull's vertices and faces.
+  std::ifstream in(page + "/data.js");
+  std::stringstream text;
+  text << in.rdbuf();
+  for (const char* type : {"plane", "mesh", "capsule", "cylinder", "sphere", "box"})
+    CHECK_MESSAGE(text.str().find(std::string("\"type\":\"") + type + "\"") != std::string::npos, type);
+  CHECK(text.str().find("\"vertices\":[") != std::string::npos);
+  CHECK(text.str().find("\"faces\":[[") != std::string::npos);
+  const std::string chromium = chromium_path();
+  if (chromium.empty()) {
+    MESSAGE("chromium is not installed (scripts/setup.sh): the headless viewer shapes test is skipped");
+    return;
+  }
+  const auto rows = csv_rows(traj);
+  REQUIRE(rows.size() == 151 * 5);
+  const auto& at = rows[100 * 5];  // step 100, the first body: the mesh
+  REQUIRE(at[0] == "100");
+  REQUIRE(at[2] == "rock");
+  auto st = load_page(chromium, dir, "file://" + page + "/index.html?t=" + at[1] + "&probe=rock");
+  CHECK(st["bodies"] == "5");
+  CHECK(st["geoms"] == "6");
+  CHECK(st["frames"] == "151");
+  const auto drawn = probed_position(st["probe"]);
+  REQUIRE(drawn.size() == 3);
+  for (int k = 0; k < 3; ++k) CHECK(drawn[k] == std::strtod(at[3 + k].c_str(), nullptr));
+  CHECK(std::abs(drawn[2] - std::strtod(rows[0][5].c_str(), nullptr)) > 1e-3);  // moved from its start by then
 }
