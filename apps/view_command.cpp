@@ -36,8 +36,6 @@ std::string three_module_path() {
 int view_command(const std::vector<std::string>& files, const std::string& scene, const std::string& contacts,
                  const std::string& out, bool allow_unsupported) {
   try {
-    const std::string three_path = three_module_path();
-    const std::string three_license = std::filesystem::path(three_path).parent_path().parent_path() / "LICENSE";
     MjcfLoadOptions load_options;
     load_options.allow_unsupported = allow_unsupported;
     const Model model = load_mjcf_file(resolve_scene(scene), load_options);
@@ -58,6 +56,9 @@ int view_command(const std::vector<std::string>& files, const std::string& scene
       match_contacts(model, scene, in.trajectories.front(), contact_rows);
       in.contacts = &contact_rows;
     }
+    // After the inputs' checks, so that their errors come first; before anything is written.
+    const std::string three_path = three_module_path();
+    const std::string three_license = std::filesystem::path(three_path).parent_path().parent_path() / "LICENSE";
     std::vector<FolderFile> page = {{"index.html", kViewerIndexHtml},
                                     {"viewer.js", kViewerScript},
                                     {"three.min.js", read_whole_file(three_path)},
