@@ -19,6 +19,7 @@
 #include "apps/study_command.hpp"
 #include "apps/time_budget.hpp"
 #include "apps/validate_command.hpp"
+#include "apps/view_command.hpp"
 #include "io/output_file.hpp"
 #include "io/scene_library.hpp"
 #include "peers/register_peers.hpp"
@@ -41,7 +42,8 @@ const char* kUsage =
     "       contactlab solve PROBLEM [--contact NAME] [--solver NAME] [--set KEY=VALUE]... [--tol T] [--time-limit S] [--out FILE] [--json]\n"
     "       contactlab bench-problems DIR... [--solvers LIST] [--tol T] [--time-limit S] [--peer siconos] [--out DIR]\n"
     "       contactlab bench-scale [--shapes LIST] [--sizes LIST] [--combos LIST] [--duration S] [--dt S] [--peer mujoco|none|auto] [--time-limit S] [--out DIR]\n"
-    "       contactlab study NAME [--trials N] [--seed S] [--arms LIST] [--full] [--out DIR]   (contactlab study --list)\n";
+    "       contactlab study NAME [--trials N] [--seed S] [--arms LIST] [--full] [--out DIR]   (contactlab study --list)\n"
+    "       contactlab view TRAJ.csv... --scene SCENE [--contacts FILE] [--out DIR]   web page replaying trajectories\n";
 
 void print_parts(const std::string& title, const std::vector<PartInfo>& parts) {
   std::cout << title << ":\n";
@@ -108,6 +110,7 @@ int run_cli(const std::vector<std::string>& args) {
       ("peer", po::value(&rq.peer), "run the file in a peer engine instead: mujoco (when built with MuJoCo)")
       ("out", po::value(&rq.out), "trajectory CSV (one row per step per body)")
       ("stats", po::value(&rq.stats), "per-step metrics CSV")
+      ("contacts", po::value(&rq.contacts), "per-step contact points and forces CSV (for contactlab view --contacts)")
       ("json", po::bool_switch(&rq.json), "print a JSON summary on stdout")
       ("quiet,q", po::bool_switch(&rq.quiet), "no summary line or progress bar on stderr (warnings and errors still)")
       ("time-limit", po::value(&time_limit), "wall-clock budget in s; when it runs out: stop, no result file, exit 3")
@@ -142,6 +145,7 @@ int dispatch(const std::vector<std::string>& args) {
   if (cmd == "bench-problems") return bench_problems_cli(rest);
   if (cmd == "bench-scale") return bench_scale_cli(rest);
   if (cmd == "study") return study_cli(rest);
+  if (cmd == "view") return view_cli(rest);
   if (cmd == "validate") return validate_command(!rest.empty() && rest[0] == "--json");
   if (cmd == "grad") return grad_cli(rest, false);
   if (cmd == "gradcheck") return grad_cli(rest, true);

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "apps/contacts_output.hpp"
 #include "apps/progress.hpp"
 #include "apps/time_budget.hpp"
 #include "core/metrics.hpp"
@@ -87,14 +88,17 @@ std::string summary_line(const RunRequest& rq, const Model& m, const Data& d, Re
 
 int run_command(const RunRequest& rq) {
   const TimeBudget budget(rq.time_limit);
-  OutputFile out_csv(rq.out), stats_csv(rq.stats);
+  OutputFile out_csv(rq.out), stats_csv(rq.stats), contacts_csv(rq.contacts);
   try {
     const std::string path = resolve_scene(rq.spec.scene);
     // Before anything is read or written: no output over an input or another output.
     check_distinct_paths({{"the scene file", path}, {"--ctrl-file", rq.spec.ctrl_file}},
-                         {{"--out", rq.out}, {"--stats", rq.stats}});
+                         {{"--out", rq.out}, {"--stats", rq.stats}, {"--contacts", rq.contacts}});
     if (!rq.out.empty()) check_output_path(rq.out);
     if (!rq.stats.empty()) check_output_path(rq.stats);
+    if (!rq.contacts.empty()) check_output_path(rq.contacts);
+    if (!rq.contacts.empty() && !rq.peer.empty())
+      throw std::invalid_argument("--contacts is contactlab's contact list; it is not available with --peer");
     std::vector<std::string> warnings;
     RolloutSpec spec = rq.spec;
     MjcfLoadOptions load_options;
@@ -119,6 +123,8 @@ int run_command(const RunRequest& rq) {
 
     std::ostream* traj = out_csv.open();
     std::ostream* stats = stats_csv.open();
+    std::ostream* contacts = contacts_csv.open();
+    if (contacts) write_contacts_header(*contacts);
     if (traj) {
       *traj << "step,time,body,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n";
     }
@@ -191,6 +197,7 @@ int run_command(const RunRequest& rq) {
       sum.max_penetration = std::max(sum.max_penetration, mt.max_penetration);
       sum.max_joint_violation = std::max(sum.max_joint_violation, mt.joint_violation);
       write_state();
+      if (contacts) write_step_contacts(*contacts, m, sim.data(), h);
       if (stats) {
         *stats << sim.data().step << ',' << sim.data().time << ',' << mt.num_contacts << ',' << mt.iterations << ','
                << (mt.converged ? 1 : 0) << ',' << mt.r_primal << ',' << mt.r_dual << ',' << mt.r_compl << ','
@@ -203,6 +210,7 @@ int run_command(const RunRequest& rq) {
       // A full disk stops the run now rather than at its end (a flag test).
       if (traj) out_csv.check();
       if (stats) stats_csv.check();
+      if (contacts) contacts_csv.check();
       // The budget costs a comparison with the clock reading above.
       if (budget.expired(t1)) {
         stopped_at = s + 1;
@@ -213,12 +221,13 @@ int run_command(const RunRequest& rq) {
     if (stopped_at >= 0) {
       out_csv.discard();
       stats_csv.discard();
+      contacts_csv.discard();
       std::cerr << "contactlab run: time limit of " << format_seconds(budget.seconds()) << " s reached at step "
                 << stopped_at << " of " << steps << "; no result file written" << std::endl;
       return kTimeLimitExit;
     }
     const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
-    commit_all({&out_csv, &stats_csv});
+    commit_all({&out_csv, &stats_csv, &contacts_csv});
 
     if (!rq.quiet) std::cerr << summary_line(rq, m, sim.data(), h, sum, total, peer != nullptr) << std::endl;
     if (rq.json) {
@@ -255,6 +264,7 @@ int run_command(const RunRequest& rq) {
   } catch (const std::exception& e) {
     out_csv.discard();
     stats_csv.discard();
+    contacts_csv.discard();
     std::cerr << "contactlab run: error: " << e.what() << std::endl;
     return 1;
   }

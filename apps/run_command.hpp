@@ -12,6 +12,7 @@ struct RunRequest {
   RolloutSpec spec;       // scene, parts, settings, steps, controls
   std::string peer;       // "mujoco": run the file in MuJoCo instead (peers/mujoco_peer.hpp)
   std::string out, stats;
+  std::string contacts;   // --contacts: per-step contact points and forces CSV (apps/contacts_output.hpp)
   bool json = false;
   bool quiet = false;     // --quiet: no summary line or progress bar (warnings and errors still)
   double time_limit = 0;  // --time-limit: wall-clock seconds for the command, 0: none

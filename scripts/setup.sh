@@ -29,7 +29,13 @@ packages=(
   python3-dev pybind11-dev python3-numpy python3-pytest python3-matplotlib
   # Convex hulls of meshes (qhull) and convex-convex contact (libccd): geometry/.
   libqhull-dev libccd-dev
+  # `contactlab view`: three.js from npm (viewer/package-lock.json, below) and
+  # the headless browser its test drives (tests/apps/test_viewer.cpp).
+  nodejs chromium
 )
+# Debian's npm, unless npm is there already (NodeSource's nodejs brings its own,
+# which Debian's npm package conflicts with).
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 [ "$with_siconos" -eq 1 ] && packages+=(libsiconos-numerics-dev)
 [ "$with_clang" -eq 1 ] && packages+=(clang libclang-rt-dev)
 missing=()
@@ -38,11 +44,20 @@ for p in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all dependencies present"
-  exit 0
+else
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-echo "setup: installing ${missing[*]}"
-SUDO=""
-[ "$(id -u)" -ne 0 ] && SUDO="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# three.js for `contactlab view`, the version package-lock.json pins, into the
+# git-ignored viewer/node_modules; again only when that version is not there.
+viewer_dir="$(cd "$(dirname "$0")/.." && pwd)/viewer"
+want=$(sed -n 's/^ *"three": "\([0-9.]*\)".*/\1/p' "$viewer_dir/package.json")
+have=$(sed -n 's/^ *"version": "\([0-9.]*\)".*/\1/p' "$viewer_dir/node_modules/three/package.json" 2>/dev/null || true)
+if [ "$have" != "$want" ]; then
+  echo "setup: npm ci in viewer/ (three $want)"
+  (cd "$viewer_dir" && npm ci --no-audit --no-fund --loglevel=error)
+fi
