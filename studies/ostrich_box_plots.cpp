@@ -94,6 +94,7 @@ void paths_figure(std::ostream& gp, const std::vector<ArmCurves>& arms) {
   // The step box of wheeled_pallet: x in [1.0, 2.2], y in [-0.7, 0.7].
   gp << "set output 'paths.png'\nset title 'ostrich\\_box: chassis paths of the best iterates (box: the step)'\n"
         "set xlabel 'x (m)'\nset ylabel 'y (m)'\nset size ratio -1\nset key outside right noenhanced\n"
+        "set xrange [-0.5:3.5]\nset yrange [-1:1]\n"
         "set object 1 rect from 1.0,-0.7 to 2.2,0.7 fc rgb '#dddddd' fs solid 0.5 behind\n"
         "plot ";
   for (size_t a = 0; a < arms.size(); ++a)
