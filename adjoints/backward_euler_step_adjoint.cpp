@@ -188,6 +188,13 @@ void BackwardEulerStepAdjoint::begin(StepAdjointContext context) {
   ctx_ = std::move(context);
   if (!ctx_.model || !ctx_.law || !ctx_.params)
     throw std::invalid_argument("backward_euler step adjoint: incomplete context");
+  // The rows are evaluated at q+ through ContactRedetection; freezing their
+  // geometry is not implemented here, and running the full pull-back under
+  // that name would pass one gradient off as the other.
+  if (ctx_.options.truncated)
+    throw std::invalid_argument(
+        "adjoint.pullback=truncated: the backward_euler step adjoint has no truncated pull-back (contact "
+        "geometry frozen within the step); it is implemented for the velocity, quasi_dynamic and moreau schemes");
   if (!ctx_.solve) ctx_.solve = make_reference_solve_adjoint();
   ws_ = std::make_unique<Workspace>();
   ws_->base.init(*ctx_.model);

@@ -525,6 +525,19 @@ TEST_CASE("gradients: the truncated pull-back drops contact geometry only") {
   CHECK(trunc.gradient[0] == doctest::Approx(1.0).epsilon(1e-6));
 }
 
+TEST_CASE("gradients: backward Euler refuses the truncated pull-back it does not implement") {
+  StepAdjointOptions truncated;
+  truncated.truncated = true;
+  RolloutSpec stack = scene("stacked_boxes", "newton", "fischer_burmeister");
+  stack.scheme = "backward_euler";
+  stack.dt = 0.01;
+  stack.steps = 5;
+  CHECK_THROWS_WITH_AS(rollout_gradient(stack, "final:top.pz", "init:top.pz", truncated),
+                       doctest::Contains("adjoint.pullback=truncated"), std::invalid_argument);
+  // The full pull-back runs on the same rollout.
+  CHECK(std::isfinite(rollout_gradient(stack, "final:top.pz", "init:top.pz", {}).gradient[0]));
+}
+
 TEST_CASE("gradients: checkpointed and plain gradients are bit-identical") {
   // Segments of 7 and 64 steps (uneven: the last segment is short), replayed
   // from checkpoints that carry the warm-start state; contacts, controls,

@@ -97,6 +97,25 @@ TEST_CASE("study ostrich_box: the Ostrich arm's files agree with each other and 
   fs::remove_all(dir);
 }
 
+TEST_CASE("study ostrich_box: an arm its parts cannot run is reported unavailable, not run as another") {
+  // backward_euler's adjoint has no truncated pull-back: the arm gets
+  // available = 0 and no numbers (running the full pull-back under its name
+  // would report one gradient as the other).
+  const fs::path dir = fs::temp_directory_path() / "contactlab_study_ostrich_box_unavailable";
+  fs::remove_all(dir);
+  StudyOptions o;
+  o.trials = 1;
+  o.arms = {"truncated"};
+  o.out_dir = dir.string();
+  const StudySummary s = run_study(find_study("ostrich_box"), o);
+  REQUIRE(s.rows().size() == 1);
+  CHECK(s.rows()[0].arm == "truncated");
+  CHECK(s.rows()[0].metric == "available");
+  CHECK(s.rows()[0].value == 0);
+  CHECK(read_csv(dir / "trials.csv").empty());
+  fs::remove_all(dir);
+}
+
 TEST_CASE("study ostrich_box: arms outside the study are refused") {
   StudyOptions o;
   o.arms = {"mjx"};
