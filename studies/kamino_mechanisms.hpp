@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "studies/sample_quantile.hpp"
 #include "studies/study.hpp"
 
 namespace contactlab {
@@ -47,9 +48,6 @@ struct MechanismSamples {
   int diverged = 0;        // trials that ended with a non-finite state
   std::string divergence;  // the last one's message
 };
-
-// Linear-interpolated quantile q in [0, 1] of `v` (sorted in place); NaN when empty.
-double quantile(std::vector<double>& v, double q);
 
 // Hip setpoints of one trial: one row of `actuators` values per hold of
 // `hold` s covering `duration`, drawn from `rng`'s uniform(-0.5, 0.5).

@@ -185,15 +185,6 @@ const std::array<const char*, kMechanismMetrics>& mechanism_metric_names() {
   return names;
 }
 
-double quantile(std::vector<double>& v, double q) {
-  if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
-  std::sort(v.begin(), v.end());
-  const double pos = q * static_cast<double>(v.size() - 1);
-  const size_t lo = static_cast<size_t>(std::floor(pos));
-  const size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
-}
-
 std::vector<double> random_setpoints(std::mt19937_64& rng, int actuators, double duration, double hold) {
   std::uniform_real_distribution<double> draw(-0.5, 0.5);
   const long holds = static_cast<long>(std::ceil(duration / hold)) + 1;

@@ -36,6 +36,7 @@
 #include "optimizers/evolution_strategies.hpp"
 #include "studies/comparison_plot.hpp"
 #include "studies/ostrich_box_plots.hpp"
+#include "studies/sample_quantile.hpp"
 #include "studies/study.hpp"
 
 namespace contactlab {
@@ -312,16 +313,6 @@ TrialResult run_trial(const StudyContext& ctx, const std::string& arm, int trial
   }
   res.best = best;
   return res;
-}
-
-double quantile(std::vector<double> v, double q) {
-  v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
-  if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
-  std::sort(v.begin(), v.end());
-  const double pos = q * (v.size() - 1);
-  const size_t i = static_cast<size_t>(pos);
-  const double f = pos - i;
-  return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
 }
 
 void summarise(StudySummary& s, const std::string& arm, const std::vector<TrialResult>& trials) {

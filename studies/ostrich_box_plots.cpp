@@ -8,18 +8,11 @@
 #include "io/number_text.hpp"
 #include "io/output_file.hpp"
 #include "studies/comparison_plot.hpp"
+#include "studies/sample_quantile.hpp"
 
 namespace contactlab {
 
 namespace {
-
-double quantile_of(std::vector<double> v, double q) {
-  std::sort(v.begin(), v.end());
-  const double pos = q * (v.size() - 1);
-  const size_t i = static_cast<size_t>(pos);
-  const double f = pos - i;
-  return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
-}
 
 // Rows "iteration median q25 q75" of the running-best loss over the trials;
 // a trial that stopped early holds its last value; infinite losses (diverged
@@ -41,8 +34,8 @@ void running_best_block(std::ostream& gp, const std::string& name, const ArmCurv
     for (const auto& b : best)
       if (std::isfinite(b[i])) v.push_back(b[i]);
     if (v.empty()) continue;
-    gp << i << ' ' << Shortest{quantile_of(v, 0.5)} << ' ' << Shortest{quantile_of(v, 0.25)} << ' '
-       << Shortest{quantile_of(v, 0.75)} << '\n';
+    gp << i << ' ' << Shortest{quantile(v, 0.5)} << ' ' << Shortest{quantile(v, 0.25)} << ' '
+       << Shortest{quantile(v, 0.75)} << '\n';
   }
   gp << "EOD\n";
 }

@@ -1,6 +1,6 @@
-// Study kamino_mechanisms (studies/kamino_mechanisms.hpp): the quantiles it
-// reports, and the short scale as a smoke test whose numbers the physics
-// bounds.
+// Study kamino_mechanisms (studies/kamino_mechanisms.hpp): the short scale
+// as a smoke test whose numbers the physics bounds (its quantiles:
+// tests/studies/test_sample_quantile.cpp).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -16,16 +16,6 @@
 
 using namespace contactlab;
 namespace fs = std::filesystem;
-
-TEST_CASE("kamino_mechanisms: quantiles interpolate linearly between sorted samples") {
-  std::vector<double> v = {4, 1, 3, 2};
-  CHECK(quantile(v, 0.5) == doctest::Approx(2.5));
-  CHECK(quantile(v, 0.9) == doctest::Approx(3.7));  // position 0.9 * 3 = 2.7: 3 + 0.7 (4 - 3)
-  CHECK(quantile(v, 0) == 1);
-  CHECK(quantile(v, 1) == 4);
-  std::vector<double> empty;
-  CHECK(std::isnan(quantile(empty, 0.5)));
-}
 
 TEST_CASE("kamino_mechanisms: the short scale's loop residuals, cone projections and MuJoCo rows") {
   const fs::path dir = fs::temp_directory_path() / "contactlab_study_kamino_mechanisms";
