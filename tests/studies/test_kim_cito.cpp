@@ -31,10 +31,7 @@ TEST_CASE("kim_cito: reference below every arm, exact stuck at clamped contact, 
   options.trials = 1;
   options.arms = {"exact", "central_path"};
   run_study(find_study("kim_cito"), options);
-  for (const char* f : {"summary.csv", "trajectories.csv", "modes.csv"})
-    CHECK(std::filesystem::exists(tmp / ("out/" + std::string(f))));
-  const test::StudyRows rows(tmp / "out/summary.csv");
-  CHECK(rows.header() == "study,task,arm,metric,value");
+  const test::StudyRows rows = test::study_output(tmp / "out", {"summary.csv", "trajectories.csv", "modes.csv"});
   for (const std::string task : {"lift_off", "traverse", "braking"}) {
     CAPTURE(task);
     const double ref = rows.get(task, "reference", "cost");

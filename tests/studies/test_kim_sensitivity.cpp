@@ -28,10 +28,8 @@ TEST_CASE("kim_sensitivity: exact is zero in separation, the relaxed kinds are s
   options.out_dir = tmp / "out";
   options.trials = 200;
   run_study(find_study("kim_sensitivity"), options);
-  for (const char* f : {"summary.csv", "sweep.csv", "delta.csv", "newton_iterations.csv"})
-    CHECK(std::filesystem::exists(tmp / ("out/" + std::string(f))));
-  const test::StudyRows rows(tmp / "out/summary.csv");
-  CHECK(rows.header() == "study,task,arm,metric,value");
+  const test::StudyRows rows =
+      test::study_output(tmp / "out", {"summary.csv", "sweep.csv", "delta.csv", "newton_iterations.csv"});
 
   // Exact: zero in separation (not small: zero), the closed form elsewhere
   // (PGS to 1e-13; the map is linear within a mode).

@@ -2,8 +2,12 @@
 // of (task, arm, metric), NaN when absent (a CHECK on it then fails).
 #pragma once
 
+#include <doctest/doctest.h>
+
 #include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <map>
 #include <sstream>
 #include <string>
@@ -40,6 +44,15 @@ class StudyRows {
   std::string header_;
   std::map<std::tuple<std::string, std::string, std::string>, double> rows_;
 };
+
+// A study's output folder as the smoke tests first check it: each of `files`
+// written in `dir`, summary.csv with the framework's header; its rows.
+inline StudyRows study_output(const std::filesystem::path& dir, std::initializer_list<const char*> files) {
+  for (const char* f : files) CHECK_MESSAGE(std::filesystem::exists(dir / f), (dir / f).string());
+  StudyRows rows((dir / "summary.csv").string());
+  CHECK(rows.header() == "study,task,arm,metric,value");
+  return rows;
+}
 
 }  // namespace test
 }  // namespace contactlab
