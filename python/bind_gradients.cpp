@@ -13,24 +13,13 @@ GradientJob make_job(const py::object& scene, const std::string& loss, const py:
                      std::optional<double> duration, std::optional<long> steps, const std::string& contact,
                      const std::string& solver, const std::string& scheme, std::optional<double> dt,
                      const py::dict& options, const std::string& keyframe, const py::dict& ctrl, long checkpoint) {
-  const PyModel m = model_argument(scene);
+  RolloutArguments a;
+  a.scene = scene;
+  a.contact = contact, a.solver = solver, a.scheme = scheme;
+  a.dt = dt, a.duration = duration, a.steps = steps;
+  a.options = options, a.keyframe = keyframe, a.ctrl = ctrl;
   GradientJob job;
-  job.spec.scene = m.label;
-  job.spec.model = m.model;
-  job.spec.contact = contact;
-  job.spec.solver = solver;
-  job.spec.scheme = scheme;
-  job.spec.dt = dt;
-  job.spec.duration = duration;
-  job.spec.steps = steps;
-  job.spec.sets = option_settings(options);
-  job.spec.keyframe = keyframe;
-  for (const auto& [name, value] : ctrl) {
-    py::dict one;
-    one[name] = value;
-    // "NAME=VALUE" as --ctrl: the option text of the value, checked by the same parser.
-    job.spec.ctrls.push_back(option_settings(one).front());
-  }
+  job.spec = rollout_spec(a);
   if (loss.empty()) throw py::value_error("loss: required (e.g. 'final:ball.px'; docs/gradients.md)");
   job.loss = loss;
   job.wrt = wrt.is_none() ? std::string() : comma_list(wrt, "wrt");

@@ -99,19 +99,6 @@ py::array_t<double, py::array::c_style | py::array::forcecast> control_table(con
   return table;
 }
 
-// Body-frame origin pose and twist rows, as the trajectory CSV writes them.
-void write_bodies(const Model& m, const Data& d, double* pos, double* quat, double* lin, double* ang) {
-  for (int b = 0; b < m.num_bodies(); ++b) {
-    const Vec3 p = d.origin_position(m, b), v = d.origin_velocity(m, b);
-    const Quat& q = d.q_WB[b];
-    const Vec3& w = d.w_W[b];
-    pos[3 * b] = p.x(), pos[3 * b + 1] = p.y(), pos[3 * b + 2] = p.z();
-    quat[4 * b] = q.w(), quat[4 * b + 1] = q.x(), quat[4 * b + 2] = q.y(), quat[4 * b + 3] = q.z();
-    lin[3 * b] = v.x(), lin[3 * b + 1] = v.y(), lin[3 * b + 2] = v.z();
-    ang[3 * b] = w.x(), ang[3 * b + 1] = w.y(), ang[3 * b + 2] = w.z();
-  }
-}
-
 py::dict rollout(PySimulation& s, std::optional<long> steps_arg, const py::object& ctrl) {
   const long steps = steps_arg ? *steps_arg : s.run.steps;
   if (steps < 0) throw py::value_error("rollout(steps=" + std::to_string(steps) + "): must be >= 0");
@@ -217,6 +204,18 @@ py::array vec3_view(std::vector<Vec3>& v, const py::handle& owner, bool writable
 }
 
 }  // namespace
+
+void write_bodies(const Model& m, const Data& d, double* pos, double* quat, double* lin, double* ang) {
+  for (int b = 0; b < m.num_bodies(); ++b) {
+    const Vec3 p = d.origin_position(m, b), v = d.origin_velocity(m, b);
+    const Quat& q = d.q_WB[b];
+    const Vec3& w = d.w_W[b];
+    pos[3 * b] = p.x(), pos[3 * b + 1] = p.y(), pos[3 * b + 2] = p.z();
+    quat[4 * b] = q.w(), quat[4 * b + 1] = q.x(), quat[4 * b + 2] = q.y(), quat[4 * b + 3] = q.z();
+    lin[3 * b] = v.x(), lin[3 * b + 1] = v.y(), lin[3 * b + 2] = v.z();
+    ang[3 * b] = w.x(), ang[3 * b + 1] = w.y(), ang[3 * b + 2] = w.z();
+  }
+}
 
 void bind_simulation(py::module_& m) {
   py::class_<PySimulation>(m, "Simulation",

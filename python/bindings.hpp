@@ -9,10 +9,12 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/model.hpp"
+#include "sim/rollout_setup.hpp"
 
 namespace contactlab::python {
 
@@ -31,6 +33,23 @@ PyModel model_argument(const py::handle& scene, bool allow_unsupported = false);
 // ["solver.max_iterations=500", ...]; bools as true/false, floats as their
 // shortest round-trip text (repr), so the C++ side reads the same double.
 std::vector<std::string> option_settings(const py::dict& options);
+
+// The keyword arguments every rollout-taking function shares, as given.
+struct RolloutArguments {
+  py::object scene;
+  std::string contact = "desaxce", solver = "padmm", scheme = "velocity";
+  std::optional<double> dt, duration;
+  std::optional<long> steps;
+  py::dict options;  // the --set keys, adjoint.* included
+  std::string keyframe;
+  py::dict ctrl;     // {actuator: value} held for the run (--ctrl)
+};
+// Reads the scene (a cl.Model, a built-in name or a path) and the rest, as the CLI would.
+RolloutSpec rollout_spec(const RolloutArguments& arguments);
+
+// Body-frame origin pose and twist rows of every body (nb x 3, nb x 4 with w
+// first, nb x 3, nb x 3), as the trajectory CSV writes them.
+void write_bodies(const Model& m, const Data& d, double* pos, double* quat, double* lin, double* ang);
 
 // A list of names ("ctrl:push", ...) or one comma-separated string -> "a,b".
 std::string comma_list(const py::handle& names, const char* what);
@@ -54,5 +73,7 @@ void bind_simulation(py::module_& m);
 void bind_gradients(py::module_& m);
 void bind_batch(py::module_& m);
 void bind_parts(py::module_& m);
+void bind_optimizers(py::module_& m);
+void bind_control_objective(py::module_& m);
 
 }  // namespace contactlab::python

@@ -15,4 +15,6 @@ PYBIND11_MODULE(_contactlab, m) {
   bind_gradients(m);
   bind_batch(m);
   bind_parts(m);
+  bind_optimizers(m);
+  bind_control_objective(m);
 }

@@ -13,13 +13,17 @@ simulation diverges.
 """
 from ._contactlab import (  # noqa: F401
     Batch,
+    ControlObjective,
     MjcfError,
     Model,
     Simulation,
     builtin_scenes,
     combinations,
+    adam,
+    evolution_strategies,
     grad,
     gradcheck,
+    ilqr,
     list_parts,
     load,
     solve_problem,
@@ -27,6 +31,7 @@ from ._contactlab import (  # noqa: F401
 from .trajectory import read_trajectory_csv  # noqa: F401
 
 __all__ = [
-    "Batch", "MjcfError", "Model", "Simulation", "builtin_scenes", "combinations", "grad", "gradcheck",
-    "list_parts", "load", "read_trajectory_csv", "solve_problem",
+    "Batch", "ControlObjective", "MjcfError", "Model", "Simulation", "adam", "builtin_scenes", "combinations",
+    "evolution_strategies", "grad", "gradcheck", "ilqr", "list_parts", "load", "read_trajectory_csv",
+    "solve_problem",
 ]
