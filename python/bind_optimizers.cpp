@@ -328,13 +328,16 @@ void bind_optimizers(py::module_& m) {
         StepAdjointOptions adjoint;
         spec.sets = apply_adjoint_settings(spec.sets, adjoint);
         StepwiseRollout rollout(spec, adjoint);
-        const Model& model = rollout.model();
+        // The initial state, and the model names and sizes are read from (the
+        // rollout's own world is rebuilt by each run).
+        const PreparedRollout initial = prepare_rollout(spec);
+        const Model& model = initial.sim.model();
         const int n = rollout.state_dim(), na = rollout.control_dim();
         TrackingCost cost;
         cost.Q = weight_matrix(Q, n, "Q");
         cost.R = weight_matrix(R, na, "R");
         cost.Qf = Qf.is_none() ? cost.Q : weight_matrix(Qf, n, "Qf");
-        cost.target = tracking_target(model, read_body_states(model, prepare_rollout(spec).sim.data()), target);
+        cost.target = tracking_target(model, read_body_states(model, initial.sim.data()), target);
         cost.Validate(n, na, model.num_bodies());
         MatX u_init;
         if (!u0.is_none()) {

@@ -80,14 +80,16 @@ def test_adam_reaches_the_target_and_both_paths_agree(point_mass, tmp_path):
     x0 = obj.constant(0.0)
     csv = tmp_path / "adam.csv"
     seen = []
-    native = cl.adam(obj, x0, iterations=150, learning_rate=0.5, csv=str(csv), callback=seen.append)
-    python = cl.adam(obj.value_and_grad, x0, iterations=150, learning_rate=0.5)
+    native = cl.adam(obj, x0, iterations=150, learning_rate=1.0, csv=str(csv), callback=seen.append)
+    python = cl.adam(obj.value_and_grad, x0, iterations=150, learning_rate=1.0)
     # The same arithmetic whether Adam calls the objective in C++ or through Python.
     np.testing.assert_array_equal(native["x"], python["x"])
     np.testing.assert_array_equal(native["history"]["loss"], python["history"]["loss"])
     start = 0.3 ** 2 + 0.2 ** 2
     assert native["history"]["loss"][0] == pytest.approx(start, rel=1e-12)
-    # Underdetermined and convex: Adam drives the distance to ~0 (measured 2e-9 at 150 iterations).
+    # A convex quadratic of the knots with minimum 0 (the target is reachable):
+    # Adam brings the distance down 1000-fold, a loss 1e-6 of the start
+    # (measured 5.1e-9, 3.9e-8 of the start, at 150 iterations with lr 1).
     assert native["best_loss"] < 1e-6 * start
     assert native["iterations"] == 150 and native["evaluations"] == 151
     rows = csv.read_text().splitlines()
@@ -102,7 +104,8 @@ def test_evolution_strategies_descend_and_the_batch_equals_serial_rollouts(point
                                 sigma=0.1, learning_rate=0.05, seed=7)
     start = float(np.sum(c ** 2))
     assert r["history"]["loss"][0] == start
-    assert r["best_loss"] < 1e-2 * start  # measured 3e-4
+    # Within sigma of the optimum, a loss below sigma^2 = 1e-2 (measured 2.8e-6 with seed 7).
+    assert r["best_loss"] < 0.1 ** 2
     assert r["evaluations"] == 150 * 17 + 1  # 2N candidates and the mean per iteration, and the final mean
     obj = objective(point_mass)
     x0 = obj.constant(1.0)
