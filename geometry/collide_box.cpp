@@ -81,15 +81,6 @@ int collide_box_capsule(const Geom& box, const GeomPoseT<T>& pb, const Geom& cap
 
 namespace {
 
-// Preference given to face axes over edge axes (and to box 1's faces over box
-// 2's) when their separations are nearly equal: switching the reference
-// feature between steps makes resting stacks jitter. An edge axis must beat
-// the best face by this much (m, plus a fraction of the separation).
-constexpr Real kEdgeBiasAbs = 1e-5;
-constexpr Real kEdgeBiasRel = 0.05;
-constexpr Real kFaceBiasAbs = 1e-7;
-constexpr Real kFaceBiasRel = 1e-3;
-
 template <class T>
 struct BoxFrame {
   Vec3T<T> c_W;  // centre

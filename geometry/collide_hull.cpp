@@ -50,13 +50,7 @@ void add_keep_deepest(HullCandidates<T>& set, const Vec3T<T>& p, const Vec3T<T>&
   if (gap < set.c[worst].gap) set.c[worst] = CandidateT<T>{p, n, gap};
 }
 
-// Preferences as in box-box (collide_box.cpp): an edge axis must beat the
-// best face by this much, and B's face A's by a little, so resting contacts
-// do not switch features from step to step.
-constexpr Real kEdgeBiasAbs = 1e-5;
-constexpr Real kEdgeBiasRel = 0.05;
-constexpr Real kFaceBiasAbs = 1e-7;
-constexpr Real kFaceBiasRel = 1e-3;
+// Feature preferences: kEdgeBias*, kFaceBias* (geometry/collision_detail.hpp), as box-box.
 // Edge directions closer to parallel than this (sine) give no axis: the
 // face normals cover them.
 constexpr Real kParallelEdges = 1e-6;

@@ -28,6 +28,16 @@ constexpr Real kMinSliver = 1e-2;
 // path still carries its own exact gap, so the tolerance only decides when a
 // second point appears, not how accurate it is.
 constexpr Real kFlatSin = 0.05;
+// The separating-axis tests' preference for face axes over edge axes (and
+// for the first shape's faces over the second's) when separations are nearly
+// equal, shared by box-box and hull-hull: switching the reference feature
+// between steps makes resting stacks jitter. An edge axis must beat the best
+// face by kEdgeBiasAbs (m) plus kEdgeBiasRel of the separation; the second
+// shape's face the first's by kFaceBiasAbs plus kFaceBiasRel.
+constexpr Real kEdgeBiasAbs = 1e-5;
+constexpr Real kEdgeBiasRel = 0.05;
+constexpr Real kFaceBiasAbs = 1e-7;
+constexpr Real kFaceBiasRel = 1e-3;
 
 // Who the contacts belong to. Pair routines are written for one type order
 // (GeomType enum order: first <= second); when the caller passed the pair the
