@@ -162,6 +162,8 @@ struct Model {
   std::vector<std::string> ignored_features;
 
   int num_bodies() const { return static_cast<int>(bodies.size()); }
+  // A body as constraint rows take it: -1 for the world and for a fixed (welded) body.
+  int moving_body(int body) const { return (body >= 0 && !bodies[body].fixed) ? body : -1; }
   int find_body(const std::string& name) const;      // -1 if absent
   int find_geom(const std::string& name) const;
   int find_site(const std::string& name) const;

@@ -15,9 +15,8 @@ namespace contactlab {
 
 namespace {
 
-// A body index as the problem sees it: fixed bodies and the world are -1
-// (infinite mass: they take no part in J M^-1 J^T).
-int moving(const Model& model, int body) { return (body >= 0 && !model.bodies[body].fixed) ? body : -1; }
+// Rows take bodies as Model::moving_body gives them: fixed bodies and the
+// world are -1 (infinite mass: they take no part in J M^-1 J^T).
 
 template <class T>
 T clamped_control_t(const Actuator& actuator, const T& ctrl) {
@@ -269,7 +268,7 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
   int bilateral = 0, limits = 0;
   for (size_t j = 0; j < model.joints.size(); ++j) {
     const Joint& jt = model.joints[j];
-    if (moving(model, jt.body) < 0) continue;
+    if (model.moving_body(jt.body) < 0) continue;
     const JointGroup group = joint_group(model, static_cast<int>(j));
     if (group.count == 1) bilateral += rows_of_joint(jt.type);
     else if (group.first == static_cast<int>(j)) bilateral += 6 - group.count;  // compound joint's lock rows
@@ -301,7 +300,7 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
     const Vec3T<T> rb = b >= 0 ? Vec3T<T>(pb_W - s.x[b]) : Vec3T<T>(Vec3T<T>::Zero());
     for (int k = 0; k < 3; ++k) {
       bias_v[w.next] = T(alpha_h) * err[k];
-      w.point_row(moving(model, a), ra, moving(model, b), rb, Vec3T<T>::Unit(k));
+      w.point_row(model.moving_body(a), ra, model.moving_body(b), rb, Vec3T<T>::Unit(k));
     }
     violation = std::max(violation, value_of(err.cwiseAbs().maxCoeff()));
   };
@@ -312,7 +311,7 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
     const Vec3T<T> err = quaternion_log_t<T>(qb * (qa * rel.template cast<T>()).conjugate());
     for (int k = 0; k < 3; ++k) {
       bias_v[w.next] = T(alpha_h) * err[k];
-      w.angular_row(moving(model, a), moving(model, b), Vec3T<T>::Unit(k));
+      w.angular_row(model.moving_body(a), model.moving_body(b), Vec3T<T>::Unit(k));
     }
     violation = std::max(violation, value_of(err.cwiseAbs().maxCoeff()));
   };
@@ -321,11 +320,11 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
   for (size_t j = 0; j < model.joints.size(); ++j) {
     const Joint& jt = model.joints[j];
     const int c = jt.body, par = jt.parent;
-    if (moving(model, c) < 0 || jt.type == JointType::Free) continue;
+    if (model.moving_body(c) < 0 || jt.type == JointType::Free) continue;
     const JointGroup group = joint_group(model, static_cast<int>(j));
     if (group.count > 1) {
       if (group.first != static_cast<int>(j)) continue;
-      violation = std::max(violation, compound_lock_rows_t<T>(model, s, group, moving(model, par), moving(model, c),
+      violation = std::max(violation, compound_lock_rows_t<T>(model, s, group, model.moving_body(par), model.moving_body(c),
                                                               alpha_h, &w.rows[w.next], &bias_v[w.next]));
       w.next += 6 - group.count;
       continue;
@@ -351,7 +350,7 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
         tangent_basis_t<T>(axis_W, t1, t2);
         for (const Vec3T<T>& t : {t1, t2}) {
           bias_v[w.next] = T(alpha_h) * t.dot(mis);
-          w.angular_row(moving(model, par), moving(model, c), t);
+          w.angular_row(model.moving_body(par), model.moving_body(c), t);
         }
         violation = std::max(violation, value_of(mis.norm()));
         break;
@@ -366,7 +365,7 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
         const Vec3T<T> ra = par >= 0 ? Vec3T<T>(pc - s.x[par]) : Vec3T<T>(Vec3T<T>::Zero());
         for (const Vec3T<T>& t : {t1, t2}) {
           bias_v[w.next] = T(alpha_h) * t.dot(d);
-          w.point_row(moving(model, par), ra, moving(model, c), rc, t);
+          w.point_row(model.moving_body(par), ra, model.moving_body(c), rc, t);
           violation = std::max(violation, std::abs(value_of(t.dot(d))));
         }
         break;
@@ -391,7 +390,7 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
   for (size_t j = 0; j < model.joints.size(); ++j) {
     const Joint& jt = model.joints[j];
     const int c = jt.body, par = jt.parent;
-    if (moving(model, c) < 0) continue;
+    if (model.moving_body(c) < 0) continue;
     const Vec3T<T> axis_W = body_rotation_t(s, par) * jt.axis_parent.template cast<T>();
     if (is_scalar(jt.type)) {
       const ServoTerms<T> st = servo_terms(model, ctrl, static_cast<int>(j));
@@ -409,14 +408,14 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
       compliance[w.next] = T(1.0 / m_j);
       bias_v[w.next] = -qd_b;
       if (is_compound(model, static_cast<int>(j))) {
-        compound_coordinate_row_t<T>(model, s, static_cast<int>(j), moving(model, par), moving(model, c), 1.0,
+        compound_coordinate_row_t<T>(model, s, static_cast<int>(j), model.moving_body(par), model.moving_body(c), 1.0,
                                      w.rows[w.next++]);
       } else if (jt.type == JointType::Hinge) {
-        w.angular_row(moving(model, par), moving(model, c), axis_W);
+        w.angular_row(model.moving_body(par), model.moving_body(c), axis_W);
       } else {
         const Vec3T<T> pc = body_point_t(model, s, c, jt.anchor_B);
         const Vec3T<T> ra = par >= 0 ? Vec3T<T>(pc - s.x[par]) : Vec3T<T>(Vec3T<T>::Zero());
-        w.point_row(moving(model, par), ra, moving(model, c), pc - s.x[c], axis_W);
+        w.point_row(model.moving_body(par), ra, model.moving_body(c), pc - s.x[c], axis_W);
       }
     } else if (jt.type == JointType::Ball) {
       const Real m_j = jt.armature + h * jt.damping;
@@ -425,7 +424,7 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
       for (int k = 0; k < 3; ++k) {
         compliance[w.next] = T(1.0 / m_j);
         bias_v[w.next] = -(T(jt.armature) * w_rel[k]) / T(m_j);
-        w.angular_row(moving(model, par), moving(model, c), Vec3T<T>::Unit(k));
+        w.angular_row(model.moving_body(par), model.moving_body(c), Vec3T<T>::Unit(k));
       }
     }
   }
@@ -442,7 +441,7 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
   for (size_t j = 0; j < model.joints.size(); ++j) {
     const Joint& jt = model.joints[j];
     const int c = jt.body, par = jt.parent;
-    if (moving(model, c) < 0 || !is_scalar(jt.type) || !jt.limited) continue;
+    if (model.moving_body(c) < 0 || !is_scalar(jt.type) || !jt.limited) continue;
     const T q = joint_position_t<T>(model, s, static_cast<int>(j));
     const Vec3T<T> axis_W = body_rotation_t(s, par) * jt.axis_parent.template cast<T>();
     for (int side = 0; side < 2; ++side) {
@@ -450,14 +449,14 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
       const T gap = side == 0 ? T(q - T(jt.range_lo)) : T(T(jt.range_hi) - q);
       bias_v[w.next] = unilateral_bias(gap, hp, bias.limit_baumgarte, 0);
       if (is_compound(model, static_cast<int>(j))) {
-        compound_coordinate_row_t<T>(model, s, static_cast<int>(j), moving(model, par), moving(model, c), sign,
+        compound_coordinate_row_t<T>(model, s, static_cast<int>(j), model.moving_body(par), model.moving_body(c), sign,
                                      w.rows[w.next++]);
       } else if (jt.type == JointType::Hinge) {
-        w.angular_row(moving(model, par), moving(model, c), T(sign) * axis_W);
+        w.angular_row(model.moving_body(par), model.moving_body(c), T(sign) * axis_W);
       } else {
         const Vec3T<T> pc = body_point_t(model, s, c, jt.anchor_B);
         const Vec3T<T> ra = par >= 0 ? Vec3T<T>(pc - s.x[par]) : Vec3T<T>(Vec3T<T>::Zero());
-        w.point_row(moving(model, par), ra, moving(model, c), pc - s.x[c], T(sign) * axis_W);
+        w.point_row(model.moving_body(par), ra, model.moving_body(c), pc - s.x[c], T(sign) * axis_W);
       }
       violation = std::max(violation, std::max(Real(0), value_of(-gap)));
     }
@@ -485,9 +484,9 @@ Real assemble_rows_t(const Model& model, const BodyStatesT<T>& s, const std::vec
     const Vec3T<T> ra = a >= 0 ? Vec3T<T>(ct.point_W - s.x[a]) : Vec3T<T>(Vec3T<T>::Zero());
     const Vec3T<T> rb = b >= 0 ? Vec3T<T>(ct.point_W - s.x[b]) : Vec3T<T>(Vec3T<T>::Zero());
     const int row_n = w.next;
-    w.point_row(moving(model, a), ra, moving(model, b), rb, ct.normal_W);
-    w.point_row(moving(model, a), ra, moving(model, b), rb, ct.tangent1_W);
-    w.point_row(moving(model, a), ra, moving(model, b), rb, ct.tangent2_W);
+    w.point_row(model.moving_body(a), ra, model.moving_body(b), rb, ct.normal_W);
+    w.point_row(model.moving_body(a), ra, model.moving_body(b), rb, ct.tangent1_W);
+    w.point_row(model.moving_body(a), ra, model.moving_body(b), rb, ct.tangent2_W);
     out.mu[k] = ct.friction;
 
     // Pre-step normal velocity J_n u- for the restitution law.

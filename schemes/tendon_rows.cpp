@@ -7,8 +7,6 @@ namespace contactlab {
 
 namespace {
 
-int moving(const Model& model, int body) { return (body >= 0 && !model.bodies[body].fixed) ? body : -1; }
-
 // The row's slot for `body` (claiming a free one); null for the world.
 template <class T>
 Vec6T<T>* slot(ConstraintRowT<T>& row, int body) {
@@ -39,7 +37,7 @@ void clear(ConstraintRowT<T>& row) {
 template <class T>
 void add_joint_rate(const Model& model, const BodyStatesT<T>& s, int joint, Real coef, ConstraintRowT<T>& row) {
   const Joint& j = model.joints[joint];
-  const int c = moving(model, j.body), p = moving(model, j.parent);
+  const int c = model.moving_body(j.body), p = model.moving_body(j.parent);
   const QuatT<T> qp = j.parent >= 0 ? s.q[j.parent] : QuatT<T>(QuatT<T>::Identity());
   const Vec3T<T> axis = T(coef) * (qp * j.axis_parent.template cast<T>());
   Vec6T<T> jc, jp;
