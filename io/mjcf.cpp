@@ -3,6 +3,7 @@
 // matter, as in MuJoCo: compiler/option/default, then the body tree, then the
 // sections that refer to bodies, joints and actuators by name.
 #include "io/mjcf.hpp"
+#include "io/mjcf_xml.hpp"
 
 #include <tinyxml2.h>
 
@@ -60,7 +61,7 @@ std::string num(Real v) {
   return s.str();
 }
 
-bool is(const XMLElement* el, const char* tag) { return std::strcmp(el->Name(), tag) == 0; }
+using mjcf_xml::is;
 
 // An attribute found on an element (or on the default that supplies it).
 struct Attr {

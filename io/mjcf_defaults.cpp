@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "io/mjcf.hpp"
+#include "io/mjcf_xml.hpp"
 
 namespace contactlab {
 
@@ -13,7 +14,7 @@ namespace {
 using tinyxml2::XMLAttribute;
 using tinyxml2::XMLElement;
 
-bool is(const XMLElement* el, const char* tag) { return el && std::strcmp(el->Name(), tag) == 0; }
+using mjcf_xml::is;
 
 bool is_actuator_tag(const char* tag) {
   static const char* const tags[] = {"general",  "motor",    "position", "velocity", "intvelocity",

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "io/mjcf.hpp"
+#include "io/mjcf_xml.hpp"
+#include "io/number_text.hpp"
 
 namespace contactlab {
 
@@ -16,27 +18,17 @@ namespace {
 using tinyxml2::XMLAttribute;
 using tinyxml2::XMLElement;
 
-bool is(const XMLElement* el, const char* tag) { return std::strcmp(el->Name(), tag) == 0; }
+using mjcf_xml::is;
 
-// Round-trip exact (17 significant digits).
-std::string numbers(const Real* v, int n) {
-  std::string s;
-  char buf[32];
-  for (int i = 0; i < n; ++i) {
-    std::snprintf(buf, sizeof buf, "%.17g", v[i]);
-    s += (i ? " " : "") + std::string(buf);
-  }
-  return s;
-}
 
 const char* const kOrientations[] = {"quat", "axisangle", "euler", "xyaxes", "zaxis"};
 
 void set_pose(XMLElement* el, const MjcfPose& p) {
-  el->SetAttribute("pos", numbers(p.pos.data(), 3).c_str());
+  el->SetAttribute("pos", round_trip_list(p.pos.data(), 3).c_str());
   for (const char* o : kOrientations)
     if (std::strcmp(o, "quat") != 0) el->DeleteAttribute(o);
   const Real q[4] = {p.quat.w(), p.quat.x(), p.quat.y(), p.quat.z()};
-  el->SetAttribute("quat", numbers(q, 4).c_str());
+  el->SetAttribute("quat", round_trip_list(q, 4).c_str());
 }
 
 }  // namespace
@@ -102,7 +94,7 @@ void fold_mjcf_frames(XMLElement* root, const MjcfSource& source,
             const Vec3 p = f.pos + f.quat * Vec3(v[3 * k], v[3 * k + 1], v[3 * k + 2]);
             for (int i = 0; i < 3; ++i) out[3 * k + i] = p[i];
           }
-          c->SetAttribute("fromto", numbers(out, 6).c_str());
+          c->SetAttribute("fromto", round_trip_list(out, 6).c_str());
         }  // else left as is: the reader reports the malformed fromto at its line
       } else if (is(c, "body") || is(c, "geom") || is(c, "site") || is(c, "camera") || is(c, "light") ||
                  is(c, "frame")) {

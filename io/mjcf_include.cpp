@@ -14,6 +14,7 @@
 
 #include "core/math.hpp"
 #include "io/mjcf.hpp"
+#include "io/number_text.hpp"
 
 namespace contactlab {
 
@@ -310,16 +311,6 @@ class Expander {
 
 // ---- replicate -------------------------------------------------------------
 
-std::string numbers(const Real* v, int n) {
-  std::string s;
-  char buf[32];
-  for (int i = 0; i < n; ++i) {
-    std::snprintf(buf, sizeof buf, "%.17g", v[i]);
-    s += (i ? " " : "") + std::string(buf);
-  }
-  return s;
-}
-
 bool read_numbers(const char* text, Real* out, int n) {
   if (!text) return false;
   std::istringstream in(text);
@@ -424,7 +415,7 @@ void expand_replicates(MjcfSource& source, size_t max_bytes) {
         std::snprintf(suffix, sizeof suffix, "%0*d", width, i);
         const Real q[4] = {quat.w(), quat.x(), quat.y(), quat.z()};
         out.newline();
-        out.generated("<frame pos=\"" + numbers(pos.data(), 3) + "\" quat=\"" + numbers(q, 4) +
+        out.generated("<frame pos=\"" + round_trip_list(pos.data(), 3) + "\" quat=\"" + round_trip_list(q, 4) +
                           "\" contactlab_replicate=\"" + sep + suffix + "\">",
                       origin);
         out.newline();

@@ -14,5 +14,8 @@ struct Shortest {
 };
 std::ostream& operator<<(std::ostream& out, Shortest x);
 std::string shortest_text(double value);
+// v[0..n) as attribute text, "%.17g" each, one space apart: the MJCF
+// expansions (replicate, frames) write computed poses back into the tree.
+std::string round_trip_list(const double* v, int n);
 
 }  // namespace contactlab
