@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 
 #include "apps/command_line.hpp"
+#include "apps/json_text.hpp"
 #include "apps/rollout_options.hpp"
 #include "io/scene_library.hpp"
 #include "sim/gradcheck.hpp"
@@ -23,15 +24,6 @@ namespace po = boost::program_options;
 namespace contactlab {
 
 namespace {
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
 
 std::string number(Real v) {
   char buf[64];

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "apps/contacts_output.hpp"
+#include "apps/json_text.hpp"
 #include "apps/progress.hpp"
 #include "apps/time_budget.hpp"
 #include "core/metrics.hpp"
@@ -36,25 +37,6 @@ struct RunSummary {
   long not_converged = 0;
   Real max_r_vi = 0, max_penetration = 0, max_joint_violation = 0;
 };
-
-// A JSON string literal: quotes, backslashes and control characters escaped.
-std::string json_string(const std::string& s) {
-  std::ostringstream out;
-  out << '"';
-  for (const char c : s) {
-    if (c == '"' || c == '\\') {
-      out << '\\' << c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-      out << buf;
-    } else {
-      out << c;
-    }
-  }
-  out << '"';
-  return out.str();
-}
 
 // The line `run` ends with on stderr: what ran, how long, how well it
 // converged and penetrated, and where the first bodies ended up.
