@@ -9,7 +9,6 @@ namespace contactlab {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 }  // namespace
 
 ControlObjective::ControlObjective(RolloutSpec spec, const std::string& loss, ControlSpline spline,

@@ -9,7 +9,6 @@ namespace contactlab {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 void check_matrix(const MatX& m, int rows, const char* name) {
   if (m.rows() != rows || m.cols() != rows)

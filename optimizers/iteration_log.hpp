@@ -3,6 +3,7 @@
 // progress on stderr, a user's callback — any of them, or none.
 #pragma once
 
+#include <chrono>
 #include <fstream>
 #include <functional>
 #include <string>
@@ -46,6 +47,11 @@ class IterationLog {
   std::ofstream csv_;
   std::vector<IterationRecord> records_;
 };
+
+// Wall time since t0, s: what the rows' forward_s and backward_s measure.
+inline double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 
 // The CSV header, exactly.
 inline const char* iteration_csv_header() { return "iteration,loss,grad_norm,forward_s,backward_s"; }
