@@ -65,7 +65,7 @@ std::string csv_number(double v) {
   return o.str();
 }
 
-std::string cell(double v, const char* fmt) {
+std::string bench_cell(double v, const char* fmt) {
   if (!std::isfinite(v)) return "-";
   char buf[40];
   std::snprintf(buf, sizeof buf, fmt, v);
@@ -212,10 +212,10 @@ int bench_scale_cli(const std::vector<std::string>& args) {
           if (with_peer && block.back().status == "ok") r.ratio_to_mujoco = r.wall_per_step_s / peer_time;
           std::cout << std::left << std::setw(9) << shape << std::setw(7) << n << std::setw(width) << r.combo
                     << std::right << std::setw(6) << r.steps << "  " << std::left << std::setw(11) << r.status
-                    << std::right << std::setw(9) << cell(r.mean_contacts, "%.1f") << std::setw(12)
-                    << cell(r.wall_per_step_s, "%.3e") << std::setw(10) << cell(r.ratio_to_mujoco, "%.3g")
-                    << std::setw(8) << r.steps_not_converged << std::setw(10) << cell(r.max_r_vi, "%.1e")
-                    << std::setw(10) << cell(r.max_penetration, "%.1e") << std::endl;
+                    << std::right << std::setw(9) << bench_cell(r.mean_contacts, "%.1f") << std::setw(12)
+                    << bench_cell(r.wall_per_step_s, "%.3e") << std::setw(10) << bench_cell(r.ratio_to_mujoco, "%.3g")
+                    << std::setw(8) << r.steps_not_converged << std::setw(10) << bench_cell(r.max_r_vi, "%.1e")
+                    << std::setw(10) << bench_cell(r.max_penetration, "%.1e") << std::endl;
           if (!r.message.empty()) std::cerr << "  " << r.combo << " on " << path << ": " << r.message << "\n";
           runs.push_back(r);
         }
@@ -238,7 +238,7 @@ int bench_scale_cli(const std::vector<std::string>& args) {
     for (const ScaleExponent& e : exps) {
       ex << e.shape << ',' << e.combo << ',' << csv_number(e.exponent) << ',' << e.points << '\n';
       std::cout << "  " << std::left << std::setw(9) << e.shape << std::setw(width) << e.combo << std::right
-                << std::setw(8) << cell(e.exponent, "%.2f") << "  (" << e.points << " points)\n";
+                << std::setw(8) << bench_cell(e.exponent, "%.2f") << "  (" << e.points << " points)\n";
     }
     commit_all({&scale_csv, &exponents_csv});
     write_scale_plot(out_dir, runs, shapes, labels);

@@ -12,7 +12,7 @@ namespace contactlab::python {
 
 namespace {
 
-constexpr long kStepsPerSignalCheck = 64;
+constexpr long kBatchStepsPerSignalCheck = 64;
 
 struct PyBatch {
   PyModel model;
@@ -40,7 +40,7 @@ py::array view(std::vector<T>& v, std::vector<py::ssize_t> shape, const py::hand
   return std::move(a);
 }
 
-py::dict rollout(PyBatch& b, long steps, bool scheduled_controls) {
+py::dict batch_rollout(PyBatch& b, long steps, bool scheduled_controls) {
   if (steps < 0) throw py::value_error("rollout(steps=" + std::to_string(steps) + "): must be >= 0");
   const Model& m = b.batch->model();
   const py::ssize_t W = b.batch->num_worlds(), nb = m.num_bodies(), rows = steps + 1;
@@ -65,7 +65,7 @@ py::dict rollout(PyBatch& b, long steps, bool scheduled_controls) {
     }
   };
   record(0);
-  run_interruptibly(steps, kStepsPerSignalCheck, [&](long k) {
+  run_interruptibly(steps, kBatchStepsPerSignalCheck, [&](long k) {
     if (scheduled_controls) b.batch->apply_scheduled_controls();
     b.batch->step(b.h);
     for (py::ssize_t w = 0; w < W; ++w) {
@@ -118,7 +118,7 @@ void bind_batch(py::module_& m) {
            py::arg("keyframe") = "")
       .def("step", [](PyBatch& b, long n, bool scheduled_controls) {
              if (n < 0) throw py::value_error("step(n=" + std::to_string(n) + "): must be >= 0");
-             run_interruptibly(n, kStepsPerSignalCheck, [&](long) {
+             run_interruptibly(n, kBatchStepsPerSignalCheck, [&](long) {
                if (scheduled_controls) b.batch->apply_scheduled_controls();
                b.batch->step(b.h);
              });
@@ -129,7 +129,7 @@ void bind_batch(py::module_& m) {
              if (keyframe) b.keyframe = *keyframe;
              b.batch->reset(b.keyframe);
            }, py::arg("keyframe") = py::none())
-      .def("rollout", &rollout, py::arg("steps"), py::arg("scheduled_controls") = true,
+      .def("rollout", &batch_rollout, py::arg("steps"), py::arg("scheduled_controls") = true,
            "steps of every world from the current state: time (N+1, W), pos (N+1, W, nbody, 3) body origins, quat "
            "(N+1, W, nbody, 4) w first, and per step (N, W): contacts, converged, iterations")
       .def_property_readonly("num_worlds", [](const PyBatch& b) { return b.batch->num_worlds(); })

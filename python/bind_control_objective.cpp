@@ -24,8 +24,6 @@ VecX parameter_vector(const py::handle& x, long size, const char* what) {
   return v;
 }
 
-namespace {
-
 py::array_t<double> to_array(const VecX& v) {
   py::array_t<double> a(v.size());
   for (long i = 0; i < v.size(); ++i) a.mutable_data()[i] = v[i];
@@ -38,6 +36,8 @@ py::array_t<double> to_array(const MatX& m) {
     for (long c = 0; c < m.cols(); ++c) a.mutable_data()[r * m.cols() + c] = m(r, c);
   return a;
 }
+
+namespace {
 
 std::unique_ptr<PyControlObjective> make(const RolloutArguments& args, const std::string& loss,
                                          const py::object& actuators, int knots, double effort_weight,

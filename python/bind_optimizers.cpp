@@ -20,12 +20,6 @@ namespace contactlab::python {
 
 namespace {
 
-py::array_t<double> to_array(const VecX& v) {
-  py::array_t<double> a(v.size());
-  for (long i = 0; i < v.size(); ++i) a.mutable_data()[i] = v[i];
-  return a;
-}
-
 py::dict record_dict(const IterationRecord& r) {
   py::dict d;
   d["iteration"] = r.iteration;

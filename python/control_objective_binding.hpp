@@ -17,5 +17,8 @@ struct PyControlObjective {
 
 // x as a vector of the objective's size; `what` names the argument in errors.
 VecX parameter_vector(const py::handle& x, long size, const char* what);
+// Copies as NumPy arrays: (n,) and (rows, cols), row-major.
+py::array_t<double> to_array(const VecX& v);
+py::array_t<double> to_array(const MatX& m);
 
 }  // namespace contactlab::python

@@ -7,7 +7,7 @@ namespace contactlab {
 
 namespace {
 
-struct Entry {
+struct PeerEntry {
   PeerEngineInfo info;
   PeerEngineFactory make;
 };
@@ -17,8 +17,8 @@ std::mutex& table_mutex() {
   return m;
 }
 
-std::vector<Entry>& table() {
-  static std::vector<Entry> t;
+std::vector<PeerEntry>& peer_table() {
+  static std::vector<PeerEntry> t;
   return t;
 }
 
@@ -28,18 +28,18 @@ void register_peer_engine(const std::string& name, const std::string& summary, P
   if (name.empty()) throw std::invalid_argument("register_peer_engine: empty name");
   if (!factory) throw std::invalid_argument("register_peer_engine: '" + name + "' has no factory");
   std::lock_guard<std::mutex> lock(table_mutex());
-  for (Entry& e : table())
+  for (PeerEntry& e : peer_table())
     if (e.info.name == name) {
-      e = Entry{{name, summary}, std::move(factory)};
+      e = PeerEntry{{name, summary}, std::move(factory)};
       return;
     }
-  table().push_back(Entry{{name, summary}, std::move(factory)});
+  peer_table().push_back(PeerEntry{{name, summary}, std::move(factory)});
 }
 
 std::vector<PeerEngineInfo> peer_engines() {
   std::lock_guard<std::mutex> lock(table_mutex());
   std::vector<PeerEngineInfo> out;
-  for (const Entry& e : table()) out.push_back(e.info);
+  for (const PeerEntry& e : peer_table()) out.push_back(e.info);
   return out;
 }
 
@@ -54,7 +54,7 @@ std::unique_ptr<PeerEngine> make_peer_engine(const std::string& name, const std:
   std::string known;
   {
     std::lock_guard<std::mutex> lock(table_mutex());
-    for (const Entry& e : table()) {
+    for (const PeerEntry& e : peer_table()) {
       if (e.info.name == name) make = e.make;
       known += (known.empty() ? "" : ", ") + e.info.name;
     }

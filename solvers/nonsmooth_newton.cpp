@@ -12,7 +12,7 @@ namespace contactlab {
 
 namespace {
 
-Real dot(const std::vector<Real>& x, const std::vector<Real>& y, int n) {
+Real vector_dot(const std::vector<Real>& x, const std::vector<Real>& y, int n) {
   return solver_common::dot(x.data(), y.data(), n);
 }
 
@@ -262,7 +262,7 @@ void NonsmoothNewtonSolver::do_solve(const ConstraintProblem& p, const ContactMo
     op->apply_JT(ws.tmp_m.data(), ws.tmp6.data());
     op->apply_Minv(ws.tmp6.data(), ws.tmp6.data());
     for (int i = 0; i < n6; ++i) ws.e[i] = ws.delta[i] - ws.tmp6[i];
-    Real merit = dot(ws.e, ws.e, n6);
+    Real merit = vector_dot(ws.e, ws.e, n6);
     for (int r = 0; r < m; ++r) merit += ws.weight[r] * ws.weight[r] * ws.r[r] * ws.r[r];
     return merit;
   };
