@@ -14,7 +14,8 @@
 #             out of the range of the integer it is cast to), which GCC's
 #             -fsanitize=undefined leaves out
 #
-# Extra CMake arguments: CONTACTLAB_CMAKE_ARGS; jobs: CONTACTLAB_JOBS.
+# Extra CMake arguments: CONTACTLAB_CMAKE_ARGS; jobs: CONTACTLAB_JOBS; a unity
+# build unless CONTACTLAB_UNITY_BUILD=OFF (as scripts/build.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -60,7 +61,8 @@ compiler_arg=()
 [ -n "$cxx" ] && compiler_arg=(-DCMAKE_CXX_COMPILER="$cxx")
 cmake -S . -B "$dir" "${compiler_arg[@]}" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
   -DCMAKE_CXX_FLAGS="$sanitizers" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-  -DCONTACTLAB_CUDA=OFF -DCONTACTLAB_PYTHON=OFF -DCONTACTLAB_TEST_SUBSET=$subset ${CONTACTLAB_CMAKE_ARGS:-} >/dev/null
+  -DCONTACTLAB_CUDA=OFF -DCONTACTLAB_PYTHON=OFF -DCONTACTLAB_TEST_SUBSET=$subset \
+  -DCONTACTLAB_UNITY_BUILD="${CONTACTLAB_UNITY_BUILD:-ON}" ${CONTACTLAB_CMAKE_ARGS:-} >/dev/null
 cmake --build "$dir" -j "$jobs" --target "${targets[@]}"
 
 # halt_on_error, exit code 86: a report fails the process, and a CLI test that
