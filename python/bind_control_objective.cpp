@@ -147,32 +147,16 @@ void bind_control_objective(py::module_& m) {
             const VecX v = parameter_vector(x, o.objective->spline().num_parameters(), "x");
             PreparedRollout r = o.objective->prepare(v);
             const Model& mdl = r.sim.model();
-            const py::ssize_t nb = mdl.num_bodies(), rows = r.steps + 1;
-            py::array_t<double> time(rows), pos({rows, nb, py::ssize_t(3)}), quat({rows, nb, py::ssize_t(4)}),
-                linvel({rows, nb, py::ssize_t(3)}), angvel({rows, nb, py::ssize_t(3)});
-            double *t = time.mutable_data(), *P = pos.mutable_data(), *Q = quat.mutable_data(),
-                   *L = linvel.mutable_data(), *A = angvel.mutable_data();
-            auto record = [&](long row) {
-              const Data& d = r.sim.data();
-              t[row] = d.time;
-              write_bodies(mdl, d, P + row * nb * 3, Q + row * nb * 4, L + row * nb * 3, A + row * nb * 3);
-            };
-            record(0);
+            BodyRows bodies(r.steps + 1, mdl.num_bodies());
+            bodies.record(0, mdl, r.sim.data());
             run_interruptibly(r.steps, 256, [&](long k) {
               r.sim.apply_scheduled_controls();
               r.controls.apply(r.sim.data());
               r.sim.step(r.h);
-              record(k + 1);
+              bodies.record(k + 1, mdl, r.sim.data());
             });
             py::dict out;
-            out["time"] = time;
-            out["pos"] = pos;
-            out["quat"] = quat;
-            out["linvel"] = linvel;
-            out["angvel"] = angvel;
-            std::vector<std::string> names;
-            for (const Body& b : mdl.bodies) names.push_back(b.name);
-            out["body_names"] = names;
+            bodies.put(mdl, out);
             return out;
           },
           py::arg("x"),

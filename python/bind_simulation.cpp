@@ -105,8 +105,7 @@ py::dict rollout(PySimulation& s, std::optional<long> steps_arg, const py::objec
   const auto table = control_table(s, ctrl, steps);
   const Model& m = s.mdl();
   const py::ssize_t nb = s.nb(), ns = static_cast<py::ssize_t>(m.sites.size()), rows = steps + 1;
-  py::array_t<double> time(rows), pos({rows, nb, py::ssize_t(3)}), quat({rows, nb, py::ssize_t(4)}),
-      linvel({rows, nb, py::ssize_t(3)}), angvel({rows, nb, py::ssize_t(3)});
+  BodyRows bodies(rows, nb);
   py::array_t<double> site_pos({rows, ns, py::ssize_t(3)}), site_quat({rows, ns, py::ssize_t(4)});
   const char* const int_stats[] = {"contacts", "iterations", "converged"};
   const char* const real_stats[] = {"r_primal", "r_dual", "r_compl", "r_vi", "max_penetration",
@@ -119,14 +118,12 @@ py::dict rollout(PySimulation& s, std::optional<long> steps_arg, const py::objec
   std::vector<double*> rp;
   for (auto& a : ints) ip.push_back(a.mutable_data());
   for (auto& a : reals) rp.push_back(a.mutable_data());
-  double *t = time.mutable_data(), *P = pos.mutable_data(), *Q = quat.mutable_data(), *L = linvel.mutable_data(),
-         *A = angvel.mutable_data(), *SP = site_pos.mutable_data(), *SQ = site_quat.mutable_data();
+  double *SP = site_pos.mutable_data(), *SQ = site_quat.mutable_data();
   const double* ctrl_rows = ctrl.is_none() ? nullptr : table.data();
 
   auto record = [&](long row) {
     Data& d = s.data();
-    t[row] = d.time;
-    write_bodies(m, d, P + row * nb * 3, Q + row * nb * 4, L + row * nb * 3, A + row * nb * 3);
+    bodies.record(row, m, d);
     for (py::ssize_t i = 0; i < ns; ++i) {
       const SiteState st = site_state(m, d, static_cast<int>(i));
       double* sp = SP + (row * ns + i) * 3;
@@ -152,15 +149,9 @@ py::dict rollout(PySimulation& s, std::optional<long> steps_arg, const py::objec
   for (size_t i = 0; i < 3; ++i) stats[int_stats[i]] = ints[i];
   for (size_t i = 0; i < 9; ++i) stats[real_stats[i]] = reals[i];
   py::dict out;
-  out["time"] = time;
-  out["pos"] = pos;
-  out["quat"] = quat;
-  out["linvel"] = linvel;
-  out["angvel"] = angvel;
-  std::vector<std::string> names, site_names;
-  for (const Body& b : m.bodies) names.push_back(b.name);
+  bodies.put(m, out);
+  std::vector<std::string> site_names;
   for (const Site& st : m.sites) site_names.push_back(st.name);
-  out["body_names"] = names;
   out["site_names"] = site_names;
   out["site_pos"] = site_pos;
   out["site_quat"] = site_quat;
@@ -205,16 +196,35 @@ py::array vec3_view(std::vector<Vec3>& v, const py::handle& owner, bool writable
 
 }  // namespace
 
-void write_bodies(const Model& m, const Data& d, double* pos, double* quat, double* lin, double* ang) {
+BodyRows::BodyRows(py::ssize_t rows, py::ssize_t nb)
+    : time(rows), pos({rows, nb, py::ssize_t(3)}), quat({rows, nb, py::ssize_t(4)}),
+      linvel({rows, nb, py::ssize_t(3)}), angvel({rows, nb, py::ssize_t(3)}) {}
+
+void BodyRows::record(py::ssize_t row, const Model& m, const Data& d) {
+  const py::ssize_t nb = m.num_bodies();
+  time.mutable_data()[row] = d.time;
+  double *P = pos.mutable_data() + row * nb * 3, *Q = quat.mutable_data() + row * nb * 4,
+         *L = linvel.mutable_data() + row * nb * 3, *A = angvel.mutable_data() + row * nb * 3;
   for (int b = 0; b < m.num_bodies(); ++b) {
     const Vec3 p = d.origin_position(m, b), v = d.origin_velocity(m, b);
     const Quat& q = d.q_WB[b];
     const Vec3& w = d.w_W[b];
-    pos[3 * b] = p.x(), pos[3 * b + 1] = p.y(), pos[3 * b + 2] = p.z();
-    quat[4 * b] = q.w(), quat[4 * b + 1] = q.x(), quat[4 * b + 2] = q.y(), quat[4 * b + 3] = q.z();
-    lin[3 * b] = v.x(), lin[3 * b + 1] = v.y(), lin[3 * b + 2] = v.z();
-    ang[3 * b] = w.x(), ang[3 * b + 1] = w.y(), ang[3 * b + 2] = w.z();
+    P[3 * b] = p.x(), P[3 * b + 1] = p.y(), P[3 * b + 2] = p.z();
+    Q[4 * b] = q.w(), Q[4 * b + 1] = q.x(), Q[4 * b + 2] = q.y(), Q[4 * b + 3] = q.z();
+    L[3 * b] = v.x(), L[3 * b + 1] = v.y(), L[3 * b + 2] = v.z();
+    A[3 * b] = w.x(), A[3 * b + 1] = w.y(), A[3 * b + 2] = w.z();
   }
+}
+
+void BodyRows::put(const Model& m, py::dict& out) const {
+  out["time"] = time;
+  out["pos"] = pos;
+  out["quat"] = quat;
+  out["linvel"] = linvel;
+  out["angvel"] = angvel;
+  std::vector<std::string> names;
+  for (const Body& b : m.bodies) names.push_back(b.name);
+  out["body_names"] = names;
 }
 
 void bind_simulation(py::module_& m) {

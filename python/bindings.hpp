@@ -47,9 +47,16 @@ struct RolloutArguments {
 // Reads the scene (a cl.Model, a built-in name or a path) and the rest, as the CLI would.
 RolloutSpec rollout_spec(const RolloutArguments& arguments);
 
-// Body-frame origin pose and twist rows of every body (nb x 3, nb x 4 with w
-// first, nb x 3, nb x 3), as the trajectory CSV writes them.
-void write_bodies(const Model& m, const Data& d, double* pos, double* quat, double* lin, double* ang);
+// A rollout's body arrays, one row per recorded state: time (rows,), and
+// per body its frame origin's pos (rows, nb, 3), quat (rows, nb, 4; w first),
+// linvel and angvel (rows, nb, 3), as the trajectory CSV writes them.
+struct BodyRows {
+  BodyRows(py::ssize_t rows, py::ssize_t bodies);
+  void record(py::ssize_t row, const Model& m, const Data& d);
+  // Adds time, pos, quat, linvel, angvel and body_names to `out`.
+  void put(const Model& m, py::dict& out) const;
+  py::array_t<double> time, pos, quat, linvel, angvel;
+};
 
 // A list of names ("ctrl:push", ...) or one comma-separated string -> "a,b".
 std::string comma_list(const py::handle& names, const char* what);

@@ -1,35 +1,21 @@
 """The optimisers from Python (cl.adam, cl.evolution_strategies, cl.ilqr) and
 cl.ControlObjective, on problems with a known answer: a contact-free point
-mass whose step is exactly semi-implicit Euler (tests/support/point_mass.hpp
-is the same model), so x_T = x_0 + (h^2 / m) sum_t (T - t) u_t from rest, and
+mass whose step is exactly semi-implicit Euler (tests/data/point_mass.xml,
+the C++ optimiser tests' model too), so x_T = x_0 + (h^2 / m) sum_t (T - t) u_t from rest, and
 a quadratic."""
+import os
+
 import numpy as np
 import pytest
 
 import contactlab as cl
 
 MASS, H = 2.0, 0.01
-POINT_MASS = """<mujoco model="point_mass">
-  <option timestep="0.01" gravity="0 0 0"/>
-  <worldbody>
-    <body name="mass" pos="0 0 1">
-      <freejoint name="free"/>
-      <geom name="ball" type="sphere" size="0.05" mass="2"/>
-    </body>
-  </worldbody>
-  <actuator>
-    <motor name="fx" joint="free" gear="1 0 0 0 0 0" ctrllimited="true" ctrlrange="-50 50"/>
-    <motor name="fy" joint="free" gear="0 1 0 0 0 0" ctrllimited="true" ctrlrange="-50 50"/>
-  </actuator>
-</mujoco>
-"""
 
 
 @pytest.fixture()
-def point_mass(tmp_path):
-    path = tmp_path / "point_mass.xml"
-    path.write_text(POINT_MASS)
-    return str(path)
+def point_mass(test_data):
+    return os.path.join(test_data, "point_mass.xml")
 
 
 def objective(point_mass, **kw):
