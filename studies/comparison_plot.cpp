@@ -46,17 +46,35 @@ std::string fmt_g(double v) {
 std::string solver_of(const std::string& combo) { return combo.substr(combo.rfind('+') + 1); }
 std::string scheme_of(const std::string& combo) { return combo.substr(0, combo.find('+')); }
 
+// A combination's legend entry: its name, and the time steps of its flagged runs.
+std::string legend_title(const std::string& combo, const std::map<std::string, std::string>& flagged_dts) {
+  const auto it = flagged_dts.find(combo);
+  return it == flagged_dts.end() ? combo : combo + " (flagged at dt " + it->second + ")";
+}
+
 // One curve per combination of a per-run value against dt (log-log); empty
 // when no run has a positive value. `value` returns NaN where there is none.
+// Runs with flags (flag_runs: not converged, did not move, penetrated) are
+// circled, and their combination's legend entry lists their time steps, so a
+// curve that looks good for a wrong reason says so on the figure itself.
 std::string per_dt_plot(const SceneComparison& sc, const std::string& output, const std::string& title,
                         const std::string& ylabel, double (*value)(const ComparisonRun&)) {
   std::vector<std::string> combos;
   std::map<std::string, std::vector<std::pair<double, double>>> points;
+  std::map<std::string, std::string> flagged_dts;  // combo -> "0.01, 0.05"
+  std::vector<std::pair<double, double>> flagged_points;
   for (const ComparisonRun& r : sc.runs) {
     if (!points.count(r.combo)) combos.push_back(r.combo), points[r.combo];
+    if (r.ok && !r.flags.empty()) {
+      std::string& dts = flagged_dts[r.combo];
+      dts += (dts.empty() ? "" : ", ") + fmt_g(r.dt);
+    }
     // log axes: an exact 0 (the reference run's own combo@dt) cannot be drawn.
     const double v = value(r);
-    if (r.ok && std::isfinite(v) && v > 0) points[r.combo].emplace_back(r.dt, v);
+    if (r.ok && std::isfinite(v) && v > 0) {
+      points[r.combo].emplace_back(r.dt, v);
+      if (!r.flags.empty()) flagged_points.emplace_back(r.dt, v);
+    }
   }
   std::ostringstream gp, plot;
   gp.precision(9);
@@ -73,10 +91,17 @@ std::string per_dt_plot(const SceneComparison& sc, const std::string& output, co
     const std::string scheme = scheme_of(combos[i]);
     if (!scheme_dash.count(scheme)) scheme_dash[scheme] = static_cast<int>(scheme_dash.size()) + 1;
     plot << (curves++ ? ", \\\n     " : "plot ") << "$" << tag << i << " using 1:2 with linespoints lw 1.5 lc "
-         << (i % 8) + 1 << " pt " << (i % 13) + 1 << " dt " << scheme_dash[scheme] << " title " << gp_string(combos[i])
-         << " noenhanced";
+         << (i % 8) + 1 << " pt " << (i % 13) + 1 << " dt " << scheme_dash[scheme] << " title "
+         << gp_string(legend_title(combos[i], flagged_dts)) << " noenhanced";
   }
   if (!curves) return "";
+  if (!flagged_points.empty()) {
+    gp << "$" << tag << "flagged << EOD\n";
+    for (const auto& p : flagged_points) gp << p.first << ' ' << p.second << '\n';
+    gp << "EOD\n";
+    plot << ", \\\n     $" << tag << "flagged using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb 'black' title "
+         << gp_string("flagged run (runs.csv: flags)") << " noenhanced";
+  }
   double lo = 1e300, hi = 0;
   for (const auto& kv : points)
     for (const auto& p : kv.second) lo = std::min(lo, p.first), hi = std::max(hi, p.first);
