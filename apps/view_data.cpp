@@ -4,28 +4,12 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "apps/json_text.hpp"
 #include "io/number_text.hpp"
 
 namespace contactlab {
 
 namespace {
-
-std::string json_text(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20 || c == '<') {  // '<': no "</script>" in a string
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + '"';
-}
 
 const char* geom_kind(GeomType t) {
   switch (t) {
@@ -47,7 +31,7 @@ void numbers(std::ostream& o, std::initializer_list<Real> xs) {
 }
 
 void write_geom(std::ostream& o, const Geom& g) {
-  o << "{\"name\":" << json_text(g.name) << ",\"type\":\"" << geom_kind(g.type) << "\",\"body\":" << g.body
+  o << "{\"name\":" << script_json_string(g.name) << ",\"type\":\"" << geom_kind(g.type) << "\",\"body\":" << g.body
     << ",\"size\":";
   numbers(o, {g.size.x(), g.size.y(), g.size.z()});
   o << ",\"pos\":";
@@ -107,8 +91,8 @@ std::string view_data_script(const ViewInput& in) {
   const Model& m = *in.model;
   std::ostringstream o;
   o << "// Written by contactlab view: the scene's geometry, the trajectories and contacts (docs/viewer.md).\n"
-    << "window.CONTACTLAB_VIEW = {\"scene\":" << json_text(in.scene) << ",\"bodies\":[";
-  for (int b = 0; b < m.num_bodies(); ++b) o << (b ? "," : "") << json_text(m.bodies[b].name);
+    << "window.CONTACTLAB_VIEW = {\"scene\":" << script_json_string(in.scene) << ",\"bodies\":[";
+  for (int b = 0; b < m.num_bodies(); ++b) o << (b ? "," : "") << script_json_string(m.bodies[b].name);
   o << "],\n\"geoms\":[";
   for (size_t g = 0; g < m.geoms.size(); ++g) {
     o << (g ? ",\n" : "");
@@ -120,7 +104,7 @@ std::string view_data_script(const ViewInput& in) {
     // Column of each scene body in the file's rows (match_trajectory: all present).
     std::vector<int> column(m.num_bodies());
     for (size_t k = 0; k < t.bodies.size(); ++k) column[m.find_body(t.bodies[k])] = static_cast<int>(k);
-    o << (i ? ",\n" : "") << "{\"file\":" << json_text(t.path) << ",\"steps\":[";
+    o << (i ? ",\n" : "") << "{\"file\":" << script_json_string(t.path) << ",\"steps\":[";
     for (size_t f = 0; f < t.frames.size(); ++f) o << (f ? "," : "") << t.frames[f].step;
     o << "],\"times\":[";
     for (size_t f = 0; f < t.frames.size(); ++f) o << (f ? "," : "") << Shortest{t.frames[f].time};
@@ -136,7 +120,7 @@ std::string view_data_script(const ViewInput& in) {
     o << "null";
   } else {
     // Per row: step, body1, body2 (-1: world), point, normal, force on body2.
-    o << "{\"file\":" << json_text(in.contacts->path) << ",\"rows\":[";
+    o << "{\"file\":" << script_json_string(in.contacts->path) << ",\"rows\":[";
     bool first = true;
     for (const ContactRow& r : in.contacts->rows) {
       o << (first ? "[" : ",\n[") << r.step << ',' << m.find_body(r.body1) << ',' << m.find_body(r.body2);
