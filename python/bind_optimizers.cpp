@@ -136,6 +136,12 @@ const PyControlObjective* as_control_objective(const py::object& f) {
   return py::isinstance<PyControlObjective>(f) ? &f.cast<const PyControlObjective&>() : nullptr;
 }
 
+// x0 checked: the objective's parameter count for a ControlObjective, else its own length.
+VecX starting_point(const PyControlObjective* native, const py::object& x0) {
+  const long n = native ? native->objective->spline().num_parameters() : static_cast<long>(py::len(x0));
+  return parameter_vector(x0, n, "x0");
+}
+
 std::vector<ParameterBlock> parameter_blocks(const py::object& blocks) {
   std::vector<ParameterBlock> out;
   if (blocks.is_none()) return out;
@@ -240,8 +246,7 @@ void bind_optimizers(py::module_& m) {
          double beta1, double beta2, double epsilon, double gradient_tolerance, bool cosine_decay,
          const std::string& csv, bool progress, const py::object& callback) {
         const PyControlObjective* native = as_control_objective(f);
-        const long n = py::len(x0);
-        const VecX x = parameter_vector(x0, native ? native->objective->spline().num_parameters() : n, "x0");
+        const VecX x = starting_point(native, x0);
         AdamOptions o;
         o.iterations = iterations;
         o.learning_rate = learning_rate;
@@ -276,8 +281,7 @@ void bind_optimizers(py::module_& m) {
       [](const py::object& f, const py::object& x0, int iterations, int pairs, double sigma, double learning_rate,
          std::uint64_t seed, int threads, const std::string& csv, bool progress, const py::object& callback) {
         const PyControlObjective* native = as_control_objective(f);
-        const long n = py::len(x0);
-        const VecX x = parameter_vector(x0, native ? native->objective->spline().num_parameters() : n, "x0");
+        const VecX x = starting_point(native, x0);
         EvolutionOptions o;
         o.iterations = iterations;
         o.pairs = pairs;
@@ -368,14 +372,13 @@ void bind_optimizers(py::module_& m) {
         for (size_t i = 0; i < r.cost_history.size(); ++i) costs[static_cast<long>(i)] = r.cost_history[i];
         out["cost_history"] = to_array(costs);
         const py::ssize_t T = static_cast<py::ssize_t>(r.trajectory.u.rows());
-        py::array_t<double> u({T, py::ssize_t(na)}), k({T, py::ssize_t(na)}), K({T, py::ssize_t(na), py::ssize_t(n)});
+        py::array_t<double> k({T, py::ssize_t(na)}), K({T, py::ssize_t(na), py::ssize_t(n)});
         for (py::ssize_t t = 0; t < T; ++t)
           for (int j = 0; j < na; ++j) {
-            u.mutable_data()[t * na + j] = r.trajectory.u(t, j);
             k.mutable_data()[t * na + j] = r.k[t][j];
             for (int c = 0; c < n; ++c) K.mutable_data()[(t * na + j) * n + c] = r.K[t](j, c);
           }
-        out["u"] = u;
+        out["u"] = to_array(r.trajectory.u);
         out["k"] = k;
         out["K"] = K;
         write_state_rows(r.trajectory.x, out);
