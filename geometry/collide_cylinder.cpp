@@ -1,83 +1,14 @@
 // Cylinder pairs. Sphere- and capsule-cylinder use the exact signed distance
-// to the solid cylinder. Box- and cylinder-cylinder are feature sampled (see
-// the comments on those routines for exactly what is approximated).
+// to the solid cylinder. Cylinder-cylinder is feature sampled (see the comment
+// on that routine for exactly what is approximated); box- and mesh-cylinder
+// are in geometry/collide_convex_cylinder.cpp.
 #include <algorithm>
 #include <cmath>
 
-#include "geometry/argmin_pullback.hpp"
-#include "geometry/collision_detail.hpp"
+#include "geometry/cylinder_features.hpp"
 
 namespace contactlab {
 namespace collision_detail {
-
-namespace {
-
-constexpr int kRimSamples = 8;  // points per cap rim in the sampled routines
-
-template <class T>
-struct CylFrame {
-  Vec3T<T> c_W;     // centre
-  Vec3T<T> axis_W;  // local z in world
-  Mat3T<T> R;       // axes (columns), world
-  Real r, h;        // radius, half-length
-  GeomPoseT<T> pose;
-};
-
-template <class T>
-CylFrame<T> cyl_frame(const Geom& g, const GeomPoseT<T>& p) {
-  return CylFrame<T>{p.pos_W, p.R_WG.col(2), p.R_WG, g.size.x(), g.size.y(), p};
-}
-
-// Point of the cap rim (cap = +1 or -1) at angle theta in the geom's xy axes.
-template <class T>
-Vec3T<T> rim_sample(const CylFrame<T>& c, Real cap, const T& theta) {
-  using std::cos;
-  using std::sin;
-  return c.c_W + T(cap * c.h) * c.axis_W + T(c.r) * (cos(theta) * c.R.col(0) + sin(theta) * c.R.col(1));
-}
-
-// Feeds `add` the kRimSamples points of each cap rim (fixed angles: carried
-// rigidly, smooth in the pose) and, per cap, the rim point of least `dist`
-// (signed distance to the other shape) over the arc between the neighbours of
-// the best sample, located by search and made exact and differentiable by
-// argmin_01_t: a rim crossing an edge or a curved side between two samples.
-template <class T, class Dist, class Add>
-void add_rim_points(const CylFrame<T>& c, Real margin, const Dist& dist, const Add& add) {
-  const Real step = 2 * kPi / kRimSamples;
-  for (int cap = -1; cap <= 1; cap += 2) {
-    int best = 0;
-    Real best_d = 1e300;
-    for (int k = 0; k < kRimSamples; ++k) {
-      const Vec3T<T> p_W = rim_sample(c, cap, T(step * k));
-      add(p_W);
-      const Real d = value_of(dist(p_W));
-      if (d < best_d) { best_d = d; best = k; }
-    }
-    // The distance is 1-Lipschitz: nothing on the arc (chord < r step) can be
-    // within the margin if the best sample is that much beyond it.
-    if (best_d >= margin + c.r * step) continue;
-    const Real theta0 = step * (best - 1);
-    const T s = argmin_01_t<T>([&](const T& u) { return dist(rim_sample(c, cap, T(theta0) + T(2 * step) * u)); },
-                               2 * step * c.r);
-    add(rim_sample(c, cap, T(theta0) + T(2 * step) * s));
-  }
-}
-
-// The cylinder's support line towards -w_W (w: outward normal of a face of
-// the other shape): the segment joining the two caps' rim points furthest
-// along -w. False when the axis is parallel to w (the cap is flat against the
-// face and the rim samples cover it).
-template <class T>
-bool support_line(const CylFrame<T>& c, const Vec3T<T>& w_W, SegmentT<T>& line) {
-  Vec3T<T> u_W = -(w_W - w_W.dot(c.axis_W) * c.axis_W);
-  const T len = u_W.norm();
-  if (len < T(1e-6)) return false;
-  u_W /= len;
-  line = SegmentT<T>{c.c_W - T(c.h) * c.axis_W + T(c.r) * u_W, T(2 * c.h) * c.axis_W};
-  return true;
-}
-
-}  // namespace
 
 template <class T>
 int collide_sphere_cylinder(const Geom& sph, const GeomPoseT<T>& ps, const Geom& cyl, const GeomPoseT<T>& py,
@@ -160,173 +91,6 @@ int collide_capsule_cylinder(const Geom& cap, const GeomPoseT<T>& pc, const Geom
   if (!(q.dist - T(r) < T(ctx.margin))) return 0;
   if (const int n = capsule_flat_on_cylinder(cy, seg, r, q.normal_W, ctx)) return n;
   return emit_ball_vs_query(ctx, q, c_W, r, /*shape_first=*/false);
-}
-
-// Box-cylinder (wheels on boxes). Approximation: contacts are found at sampled
-// features, not by an exact convex-convex distance:
-//  1. cylinder points against the box:
-//     - 8 points on each cap rim plus, per cap, the rim point of least signed
-//       distance to the box found by a local search next to the best sample:
-//       a cap flat on a face, a rim digging into a face or crossing an edge;
-//     - for each box face, the cylinder's support line towards that face (the
-//       line a wheel rests on) clipped to the face's rectangle, measured to
-//       that face's plane: exact for a cylinder side lying on a face, for any
-//       roll angle and also when the cylinder overhangs the face;
-//  2. box points against the cylinder:
-//     - the 8 corners, by signed distance to the cylinder;
-//     - an edge (nearly) parallel to the axis (a wheel climbing over a box
-//       edge): the two ends of its part between the cap planes, measured
-//       radially to the side, so the line contact gets two exact points;
-//     - any other edge: its point closest to (or deepest in) the cylinder, by
-//       minimising the signed distance along it (an edge crossing under the
-//       side, or passing through the cylinder);
-//  3. the axis segment's closest (or deepest) point to the box, as for a
-//     capsule: exact for the side against an edge or corner, and the one
-//     contact of a cylinder piercing a plate (depth estimated as below).
-// Reference direction: of the box face axes, the cylinder axis and the line
-// from the box to the nearest axis point, the one of least overlap, as in a
-// separating-axis test. A sample that penetrates the other shape is measured
-// to that shape's support plane along the reference (slab_query), so the
-// manifold shares one normal and no depth exceeds that least overlap;
-// samples outside keep their exact signed distance.
-// Approximate: the depths of penetrating samples (exact when the reference is
-// the face or the side the sample is pushed out of, e.g. a cap on a face or a
-// wheel on a face or an edge); the rim search is local (one arc per cap, next
-// to the best sample), so of two separate rim crossings on one cap only the
-// deeper is refined (the other keeps the sample error, up to
-// r (1 - cos(pi/8)) ~ 0.08 r). At most 4 points are kept: the deepest and the
-// most spread.
-template <class T>
-int collide_box_cylinder(const Geom& box, const GeomPoseT<T>& pb, const Geom& cyl, const GeomPoseT<T>& py,
-                         const PairContextT<T>& ctx) {
-  using std::abs;
-  const CylFrame<T> cy = cyl_frame(cyl, py);
-  const Vec3& half = box.size;
-  const Mat3T<T>& Rb = pb.R_WG;
-  const Real margin = ctx.margin;
-  // Bounding spheres first: most pairs the broad phase passes are apart.
-  if (value_of((cy.c_W - pb.pos_W).norm()) >= half.norm() + std::hypot(cy.r, cy.h) + margin) return 0;
-  // The axis point closest to (or deepest in) the box, as for a capsule.
-  const SegmentT<T> axis = axis_segment(py, cy.h);
-  const T t_axis = argmin_01_t<T>([&](const T& s) { return point_box<T>(axis.at(s), pb, half).dist; }, 2 * cy.h);
-  const Vec3T<T> axis_pt_W = axis.at(t_axis);
-  const PointQueryT<T> axis_q = point_box<T>(axis_pt_W, pb, half);
-
-  // Reference direction (box to cylinder): of the box face axes, the cylinder
-  // axis and the line from the box to the nearest axis point (side against an
-  // edge or corner), the one of least overlap (separating-axis style).
-  const Vec3T<T> d_W = cy.c_W - pb.pos_W;
-  auto overlap_along = [&](const Vec3T<T>& L) {
-    return T(box_support_radius(Rb, half, L) + cylinder_support_radius_t(cy.axis_W, cy.r, cy.h, L) - abs(d_W.dot(L)));
-  };
-  Vec3T<T> ref_W = cy.axis_W;
-  T best_overlap = overlap_along(ref_W);
-  for (int i = 0; i < 4; ++i) {
-    const Vec3T<T> L = i < 3 ? Vec3T<T>(Rb.col(i)) : axis_q.normal_W;
-    if (i == 3 && !(axis_q.dist > T(0))) break;  // axis inside the box: no such line
-    const T overlap = overlap_along(L);
-    if (overlap < best_overlap) { best_overlap = overlap; ref_W = L; }
-  }
-  // Apart by at least the margin along some axis: no contact.
-  if (best_overlap <= T(-margin)) return 0;
-  if (ref_W.dot(d_W) < T(0)) ref_W = -ref_W;
-  // Support planes along the reference: the box's top towards the cylinder,
-  // the cylinder's bottom towards the box (see slab_query).
-  const T box_top = ref_W.dot(pb.pos_W) + box_support_radius(Rb, half, ref_W);
-  const T cyl_bottom = -ref_W.dot(cy.c_W) + cylinder_support_radius_t(cy.axis_W, cy.r, cy.h, ref_W);
-  CandidateSetT<T> set;
-  // Cylinder point against the box: normal from the box (first) outward.
-  auto add_cyl_point = [&](const Vec3T<T>& p_W) {
-    PointQueryT<T> q = point_box<T>(p_W, pb, half);
-    if (q.dist < T(0)) q = slab_query_t(p_W, ref_W, box_top);
-    set.add(T(0.5) * (p_W + q.surface_W), q.normal_W, q.dist, margin);
-  };
-  // Box point against the cylinder: normal from the box towards the cylinder,
-  // i.e. against the cylinder's outward normal.
-  auto add_box_point = [&](const Vec3T<T>& p_W) {
-    PointQueryT<T> q = point_cylinder<T>(p_W, py, cy.r, cy.h);
-    if (q.dist < T(0)) q = slab_query_t(p_W, Vec3T<T>(-ref_W), cyl_bottom);
-    set.add(T(0.5) * (p_W + q.surface_W), Vec3T<T>(-q.normal_W), q.dist, margin);
-  };
-
-  add_rim_points(cy, margin, [&](const Vec3T<T>& p_W) { return point_box<T>(p_W, pb, half).dist; }, add_cyl_point);
-  for (int face = 0; face < 6; ++face) {
-    const int ax = face / 2;
-    const Vec3T<T> w_W = T(face % 2 == 0 ? 1 : -1) * Rb.col(ax);  // outward face normal
-    SegmentT<T> line;
-    if (!support_line(cy, w_W, line)) continue;
-    const Vec3T<T> q0 = Rb.transpose() * (line.p0_W - pb.pos_W);
-    const Vec3T<T> dq = Rb.transpose() * line.d_W;
-    T lo = T(0), hi = T(1);
-    bool hit = true;
-    for (int j = 0; j < 3 && hit; ++j)
-      if (j != ax) hit = clip_to_slab(q0(j), dq(j), half(j), lo, hi);
-    if (!hit) continue;
-    for (int e = 0; e < 2; ++e) {
-      if (e == 1 && !(hi > lo)) break;
-      const Vec3T<T> p_W = line.at(e == 0 ? lo : hi);
-      const T height = w_W.dot(p_W - pb.pos_W);
-      // A point past the box's mid-plane has gone through: this face is no
-      // longer its way out (and the signed distance of the rim samples covers it).
-      if (height < T(0)) continue;
-      const T gap = height - T(half(ax));
-      set.add(Vec3T<T>(p_W - T(0.5) * gap * w_W), w_W, gap, margin);
-    }
-  }
-
-  // The axis point against the box: the side against an edge or corner when
-  // the closest box point lies square to the axis inside the axial range
-  // (exact there), and the one contact of a cylinder piercing a plate, where
-  // no rim point and no box feature lies inside the other shape (depth: the
-  // axis point's plus the reach of the cross-section along the normal).
-  {
-    const PointQueryT<T> q = axis_q.dist < T(0) ? slab_query_t(axis_pt_W, ref_W, box_top) : axis_q;
-    // Outside the box, only an interior minimiser has its normal square to
-    // the axis (stationarity), i.e. touches the side and not beyond a cap.
-    if (q.dist < T(0) || abs(q.normal_W.dot(cy.axis_W)) < T(1e-3)) {
-      const T reach = cylinder_support_radius_t(cy.axis_W, cy.r, 0, q.normal_W);  // cross-section along n
-      set.add(T(0.5) * (q.surface_W + axis_pt_W - reach * q.normal_W), q.normal_W, T(q.dist - reach), margin);
-    }
-  }
-  for (int k = 0; k < 8; ++k)
-    add_box_point(Vec3T<T>(pb.pos_W + Rb * Vec3T<T>(T((k & 1) ? half.x() : -half.x()), T((k & 2) ? half.y() : -half.y()),
-                                                 T((k & 4) ? half.z() : -half.z()))));
-  for (int ax = 0; ax < 3; ++ax) {
-    const int a1 = (ax + 1) % 3, a2 = (ax + 2) % 3;
-    for (int k = 0; k < 4; ++k) {
-      Vec3 mid = Vec3::Zero();  // edge midpoint, box axes
-      mid(a1) = (k & 1) ? half(a1) : -half(a1);
-      mid(a2) = (k & 2) ? half(a2) : -half(a2);
-      const SegmentT<T> edge{Vec3T<T>(pb.pos_W + Rb * mid.cast<T>() - T(half(ax)) * Rb.col(ax)),
-                             Vec3T<T>(T(2 * half(ax)) * Rb.col(ax))};
-      if (2 * half(ax) <= kTinyLength) continue;  // flat box: the corners cover it
-      if (parallel_sin2(edge, axis) < T(kFlatSin * kFlatSin)) {
-        // Along the side: ends of the part between the cap planes, radially.
-        T lo = T(0), hi = T(1);
-        if (!clip_to_slab(T(cy.axis_W.dot(edge.p0_W - cy.c_W)), T(cy.axis_W.dot(edge.d_W)), cy.h, lo, hi)) continue;
-        for (int e = 0; e < 2; ++e) {
-          if (e == 1 && !(hi > lo)) break;
-          const Vec3T<T> p_W = edge.at(e == 0 ? lo : hi);
-          const Vec3T<T> on_axis_W = cy.c_W + cy.axis_W.dot(p_W - cy.c_W) * cy.axis_W;
-          const Vec3T<T> radial_W = p_W - on_axis_W;
-          const T rho = radial_W.norm();
-          if (rho <= T(kTinyLength)) continue;
-          const Vec3T<T> u_W = radial_W / rho;  // cylinder's outward normal there
-          const T gap = rho - T(cy.r);
-          set.add(T(0.5) * (p_W + on_axis_W + T(cy.r) * u_W), Vec3T<T>(-u_W), gap, margin);
-        }
-      } else {
-        // The cylinder lies within r of its axis: farther edges cannot touch.
-        T te = T(0), ta = T(0);
-        closest_params(edge, axis, te, ta);
-        if (value_of((edge.at(te) - axis.at(ta)).norm()) >= cy.r + margin) continue;
-        te = argmin_01_t<T>([&](const T& s) { return point_cylinder<T>(edge.at(s), py, cy.r, cy.h).dist; },
-                            2 * half(ax));
-        if (te > T(0) && te < T(1)) add_box_point(edge.at(te));  // the ends are corners, added above
-      }
-    }
-  }
-  return emit_reduced(ctx, set, 4);
 }
 
 // Cylinder-cylinder. Approximation, by sampled features like box-cylinder:
@@ -482,8 +246,6 @@ int collide_cylinder_cylinder(const Geom& c1, const GeomPoseT<T>& p1, const Geom
 #define CONTACTLAB_CYLINDER_INSTANCES(T)                                                                          \
   template int collide_capsule_cylinder<T>(const Geom&, const GeomPoseT<T>&, const Geom&, const GeomPoseT<T>&,   \
                                            const PairContextT<T>&);                                              \
-  template int collide_box_cylinder<T>(const Geom&, const GeomPoseT<T>&, const Geom&, const GeomPoseT<T>&,       \
-                                       const PairContextT<T>&);                                                  \
   template int collide_cylinder_cylinder<T>(const Geom&, const GeomPoseT<T>&, const Geom&, const GeomPoseT<T>&,  \
                                             const PairContextT<T>&);
 CONTACTLAB_CYLINDER_INSTANCES(Real)

@@ -283,6 +283,10 @@ int collide_capsule_mesh(const Geom& cap, const GeomPoseT<T>& pc, const Geom& me
 template <class T>
 int collide_mesh_mesh(const Geom& m1, const GeomPoseT<T>& p1, const Geom& m2, const GeomPoseT<T>& p2,
                       const PairContextT<T>& ctx);
+// Feature sampled as box-cylinder (geometry/collide_convex_cylinder.cpp):
+template <class T>
+int collide_cylinder_mesh(const Geom& cyl, const GeomPoseT<T>& py, const Geom& mesh, const GeomPoseT<T>& pm,
+                          const PairContextT<T>& ctx);
 
 }  // namespace collision_detail
 }  // namespace contactlab

@@ -17,6 +17,7 @@ set(CONTACTLAB_UNITY_EXCLUDED_TESTS
   contact_models/test_ccp_penalty.cpp
   contact_models/test_central_path.cpp
   geometry/test_exact_pairs.cpp
+  geometry/test_mesh_cylinder.cpp
   geometry/test_mesh_pairs.cpp
   io/test_mjcf.cpp
   io/test_mjcf_corpus.cpp
