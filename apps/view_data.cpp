@@ -19,6 +19,7 @@ const char* geom_kind(GeomType t) {
     case GeomType::Capsule: return "capsule";
     case GeomType::Cylinder: return "cylinder";
     case GeomType::Mesh: return "mesh";
+    case GeomType::HField: return "hfield";
   }
   return "unknown";
 }

@@ -25,6 +25,8 @@ const char* to_string(GeomType t) {
       return "cylinder";
     case GeomType::Mesh:
       return "mesh";
+    case GeomType::HField:
+      return "hfield";
   }
   return "?";
 }
@@ -192,6 +194,22 @@ void Model::validate() const {
           invalid(what, "mesh hull bounding radius must be finite and > 0");
         bounded(what, "hull bounding radius", limits::kSize, geom.hull->bounding_radius);
         break;
+      case GeomType::HField: {
+        const HeightField* h = geom.hfield.get();
+        if (!h || h->nrow < 2 || h->ncol < 2) invalid(what, "height field geom without a grid of at least 2 x 2");
+        if (h->elevation.size() != static_cast<size_t>(h->nrow) * h->ncol)
+          invalid(what, "height field elevation needs nrow * ncol values");
+        for (const Real z : h->elevation)
+          if (!(z >= 0 && z <= 1)) invalid(what, "height field elevation outside [0, 1] (or not finite)");
+        for (const Real v : {h->sx, h->sy, h->top})
+          if (!(v > 0)) invalid(what, "height field half-extents and elevation must be > 0");
+        if (!(h->base >= 0)) invalid(what, "height field base must be >= 0");
+        for (const Real v : {h->sx, h->sy, h->top}) bounded(what, "height field size", limits::kSize, v);
+        bounded(what, "height field base", limits::kSize, std::max(h->base, Real(1)));  // 0 allowed
+        if (geom.body >= 0 && !bodies[geom.body].fixed)
+          invalid(what, "height field on a moving body (height fields are static terrain)");
+        break;
+      }
     }
     for (int i = 0; i < needed; ++i)
       if (!(geom.size[i] > 0)) invalid(what, "size[" + std::to_string(i) + "] must be > 0");

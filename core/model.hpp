@@ -9,13 +9,14 @@
 #include <vector>
 
 #include "core/convex_hull.hpp"
+#include "core/height_field.hpp"
 #include "core/math.hpp"
 #include "core/tendon.hpp"
 
 namespace contactlab {
 
 // Mesh: the convex hull of an MJCF mesh asset (Geom::hull).
-enum class GeomType { Plane, Sphere, Box, Capsule, Cylinder, Mesh };
+enum class GeomType { Plane, Sphere, Box, Capsule, Cylinder, Mesh, HField };
 // Weld is internal: a body declared without any joint inside a moving parent
 // is rigidly attached to it (MJCF semantics), which in maximal coordinates is
 // a weld constraint. Bodies without joints up to the world are `fixed` instead.
@@ -54,6 +55,8 @@ struct Geom {
   // its inertial frame, so pos_B/quat_BG are that frame's (MuJoCo's rule).
   std::shared_ptr<const ConvexHull> hull;
   std::string mesh;                  // the mesh asset's name (empty for primitives)
+  // GeomType::HField: the grid (static geoms only: world or fixed bodies).
+  std::shared_ptr<const HeightField> hfield;
 };
 
 // A named point fixed in a body (MJCF <site>), for losses and output:

@@ -1,5 +1,5 @@
 // A convex polytope (a box, or a mesh geom's hull) against a cylinder: wheels
-// on boxes and on mesh or terrain pieces. One algorithm over two views of the
+// on boxes and on mesh geoms. One algorithm over two views of the
 // polytope: the box view keeps box-specific arithmetic (its face rectangles,
 // corners and three edge directions), the hull view works from the hull's
 // face loops, vertices and edges. What the algorithm approximates is stated
@@ -83,7 +83,7 @@ struct BoxView {
   Real edge_length(int i) const { return 2 * half(i / 4); }
 };
 
-// A hull (mesh geom, terrain prism) as the routine sees it.
+// A mesh geom's hull as the routine sees it.
 template <class T>
 struct HullView {
   const PolytopeT<T>& P;

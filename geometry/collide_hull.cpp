@@ -210,10 +210,22 @@ int collide_plane_mesh(const Geom&, const GeomPoseT<T>& pp, const Geom& mesh, co
 }
 
 template <class T>
+int collide_sphere_polytope(const Geom& sph, const GeomPoseT<T>& ps, const PolytopeT<T>& P, const PairContextT<T>& ctx) {
+  const PointQueryT<T> q = point_polytope(P, ps.pos_W);
+  return emit_ball_vs_query(ctx, q, ps.pos_W, sph.size.x(), /*shape_first=*/false);
+}
+
+template <class T>
 int collide_sphere_mesh(const Geom& sph, const GeomPoseT<T>& ps, const Geom& mesh, const GeomPoseT<T>& pm,
                         const PairContextT<T>& ctx) {
-  const PointQueryT<T> q = point_polytope(mesh_polytope(mesh, pm), ps.pos_W);
-  return emit_ball_vs_query(ctx, q, ps.pos_W, sph.size.x(), /*shape_first=*/false);
+  return collide_sphere_polytope(sph, ps, mesh_polytope(mesh, pm), ctx);
+}
+
+template <class T>
+int collide_polytope_on_face(const PolytopeT<T>& shape, const PolytopeT<T>& solid, int face, const PairContextT<T>& ctx) {
+  HullCandidates<T> set;
+  clip_faces(solid, face, shape, /*ref_is_second=*/true, ctx.margin, set);
+  return emit_reduced(ctx, set, 4);
 }
 
 template <class T>
@@ -231,8 +243,13 @@ int collide_mesh_mesh(const Geom& m1, const GeomPoseT<T>& p1, const Geom& m2, co
 template <class T>
 int collide_capsule_mesh(const Geom& cap, const GeomPoseT<T>& pc, const Geom& mesh, const GeomPoseT<T>& pm,
                          const PairContextT<T>& ctx) {
+  return collide_capsule_polytope(cap, pc, mesh_polytope(mesh, pm), ctx);
+}
+
+template <class T>
+int collide_capsule_polytope(const Geom& cap, const GeomPoseT<T>& pc, const PolytopeT<T>& P,
+                             const PairContextT<T>& ctx) {
   using std::abs;
-  const PolytopeT<T> P = mesh_polytope(mesh, pm);
   const Real r = cap.size.x();
   const SegmentT<T> seg = axis_segment(pc, cap.size.y());
   // The signed distance to a convex solid is convex along the axis.
@@ -298,7 +315,12 @@ int collide_capsule_mesh(const Geom& cap, const GeomPoseT<T>& pc, const Geom& me
   template int collide_capsule_mesh<T>(const Geom&, const GeomPoseT<T>&, const Geom&, const GeomPoseT<T>&,        \
                                        const PairContextT<T>&);                                                   \
   template int collide_mesh_mesh<T>(const Geom&, const GeomPoseT<T>&, const Geom&, const GeomPoseT<T>&,           \
-                                    const PairContextT<T>&);
+                                    const PairContextT<T>&);                                                      \
+  template int collide_sphere_polytope<T>(const Geom&, const GeomPoseT<T>&, const PolytopeT<T>&,                  \
+                                          const PairContextT<T>&);                                                \
+  template int collide_capsule_polytope<T>(const Geom&, const GeomPoseT<T>&, const PolytopeT<T>&,                 \
+                                           const PairContextT<T>&);                                               \
+  template int collide_polytope_on_face<T>(const PolytopeT<T>&, const PolytopeT<T>&, int, const PairContextT<T>&);
 CONTACTLAB_HULL_INSTANCES(Real)
 CONTACTLAB_HULL_INSTANCES(Dual)
 #undef CONTACTLAB_HULL_INSTANCES

@@ -149,6 +149,7 @@ int emit_reduced(const PairContextT<T>& ctx, const CandidateSetT<T, Cap>& set, i
   template int emit_balls<T>(const PairContextT<T>&, const DeducedVec3<T>&, Real, const DeducedVec3<T>&, Real);          \
   template int emit_ball_vs_query<T>(const PairContextT<T>&, const PointQueryT<T>&, const DeducedVec3<T>&, Real, bool); \
   template int emit_reduced<T, 96>(const PairContextT<T>&, const CandidateSetT<T, 96>&, int);                  \
+  template int emit_reduced<T, 128>(const PairContextT<T>&, const CandidateSetT<T, 128>&, int);                \
   template int emit_reduced<T, 2 * kMaxHullFaceVertices + 8>(                                                 \
       const PairContextT<T>&, const CandidateSetT<T, 2 * kMaxHullFaceVertices + 8>&, int);
 CONTACTLAB_EMIT_INSTANCES(Real)
@@ -161,17 +162,21 @@ namespace {
 
 using namespace collision_detail;
 
-constexpr int kNumTypes = 6;
+constexpr int kNumTypes = 7;
 int type_index(GeomType t) { return static_cast<int>(t); }
 constexpr int pair_key(GeomType a, GeomType b) { return static_cast<int>(a) * kNumTypes + static_cast<int>(b); }
 
 }  // namespace
 
 bool pair_supported(GeomType a, GeomType b) {
-  // Every pair has a routine except plane-plane: planes are static and
-  // infinite, so such a pair never needs one. A pair a future geom type
-  // lacks must be refused at load by check_pairs_supported, never skipped.
-  return !(a == GeomType::Plane && b == GeomType::Plane);
+  // Every pair has a routine except those of two static types (plane,
+  // height field), which never need one, and cylinder-hfield, which is
+  // refused at load by check_pairs_supported (never skipped silently).
+  const bool static_a = a == GeomType::Plane || a == GeomType::HField;
+  const bool static_b = b == GeomType::Plane || b == GeomType::HField;
+  if (static_a && static_b) return false;
+  // Cylinder-hfield: not written yet (docs/geometry.md "Height fields").
+  return !((a == GeomType::Cylinder && b == GeomType::HField) || (a == GeomType::HField && b == GeomType::Cylinder));
 }
 
 bool pair_closed_form(GeomType a, GeomType b) {
@@ -221,7 +226,11 @@ int collide_geoms_t(const Geom& a, const GeomPoseT<T>& pa, int id_a, const Geom&
     case pair_key(GeomType::Capsule, GeomType::Mesh): return collide_capsule_mesh(g1, p1, g2, p2, ctx);
     case pair_key(GeomType::Cylinder, GeomType::Mesh): return collide_cylinder_mesh(g1, p1, g2, p2, ctx);
     case pair_key(GeomType::Mesh, GeomType::Mesh): return collide_mesh_mesh(g1, p1, g2, p2, ctx);
-    default: return 0;  // plane-plane (refused at load)
+    case pair_key(GeomType::Sphere, GeomType::HField):
+    case pair_key(GeomType::Box, GeomType::HField):
+    case pair_key(GeomType::Capsule, GeomType::HField):
+    case pair_key(GeomType::Mesh, GeomType::HField): return collide_geom_hfield(g1, p1, g2, p2, ctx);
+    default: return 0;  // two static geoms (plane, height field), cylinder-hfield: refused at load
   }
 }
 

@@ -283,6 +283,10 @@ int collide_capsule_mesh(const Geom& cap, const GeomPoseT<T>& pc, const Geom& me
 template <class T>
 int collide_mesh_mesh(const Geom& m1, const GeomPoseT<T>& p1, const Geom& m2, const GeomPoseT<T>& p2,
                       const PairContextT<T>& ctx);
+// Height fields (geometry/collide_hfield.cpp), any moving shape first:
+template <class T>
+int collide_geom_hfield(const Geom& shape, const GeomPoseT<T>& ps, const Geom& hf, const GeomPoseT<T>& ph,
+                        const PairContextT<T>& ctx);
 // Feature sampled as box-cylinder (geometry/collide_convex_cylinder.cpp):
 template <class T>
 int collide_cylinder_mesh(const Geom& cyl, const GeomPoseT<T>& py, const Geom& mesh, const GeomPoseT<T>& pm,

@@ -62,6 +62,7 @@ ContactFeatureT<T> contact_feature(const Geom& g, const GeomPoseT<T>& pose, cons
     }
     case GeomType::Plane:
     case GeomType::Mesh:  // a hull point is a material point (vertex, edge or face)
+    case GeomType::HField:
       break;
   }
   return f;

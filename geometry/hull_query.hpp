@@ -19,6 +19,9 @@ struct PolytopeT {
   const ConvexHull* hull = nullptr;
   Vec3 scale = Vec3::Ones();  // per-axis (ones for a mesh; half-extents for a box)
   GeomPoseT<T> pose;
+  // A height field's prism (geometry/hfield_prism.hpp): point queries see
+  // only its top triangle, face 0 (point_polytope below).
+  bool terrain = false;
 
   int num_vertices() const { return static_cast<int>(hull->vertices.size()); }
   Vec3T<T> vertex_W(int i) const { return pose.pos_W + pose.R_WG * hull->vertices[i].cwiseProduct(scale).template cast<T>(); }
@@ -55,9 +58,56 @@ void project(const PolytopeT<T>& P, const Vec3T<T>& L, T& lo, T& hi) {
 // and the outward normal there (inside: the face of least penetration).
 // `face`: the face the closest point lies in the interior of, or -1 when it
 // is on an edge or a vertex.
+// Beyond any contact: a terrain query's distance for a point that lies under
+// a neighbouring triangle (below this one's plane, outside its column).
+constexpr Real kNotThisTriangle = 1e30;
+
+// A terrain prism's query: the signed height over the triangle for a point in
+// its column (above or below), the distance to its rim for a point beside it
+// and above its plane; kNotThisTriangle beside it and below (that point is
+// under a neighbour, whose own query measures it). The prism's walls and
+// floor are never a nearest feature: they lie under the neighbouring
+// triangles, where the terrain is continuous.
+template <class T>
+PointQueryT<T> point_terrain_triangle(const PolytopeT<T>& P, const DeducedVec3<T>& p_W, int* face) {
+  using std::sqrt;
+  const Vec3T<T> n = P.normal_W(0);
+  const T s = n.dot(p_W) - P.offset_W(0);
+  const Vec3T<T> proj = p_W - s * n;
+  bool inside = true;
+  for (int k = 0; k < 3 && inside; ++k) {
+    const Vec3T<T> a = P.face_vertex_W(0, k), b = P.face_vertex_W(0, (k + 1) % 3);
+    if ((b - a).cross(n).dot(proj - a) > T(0)) inside = false;
+  }
+  PointQueryT<T> q;
+  q.normal_W = n;
+  q.surface_W = proj;
+  if (face) *face = inside ? 0 : -1;
+  if (inside) {
+    q.dist = s;
+    return q;
+  }
+  if (s < T(0)) {
+    q.dist = T(kNotThisTriangle);
+    return q;
+  }
+  T best_d2 = T(1e300);
+  for (int k = 0; k < 3; ++k) {
+    const Vec3T<T> a = P.face_vertex_W(0, k), b = P.face_vertex_W(0, (k + 1) % 3);
+    const SegmentT<T> seg{a, Vec3T<T>(b - a)};
+    const Vec3T<T> c = seg.at(closest_param(seg, p_W));
+    const T d2 = (p_W - c).squaredNorm();
+    if (d2 < best_d2) best_d2 = d2, q.surface_W = c;
+  }
+  q.dist = sqrt(best_d2);
+  if (q.dist > T(kTinyLength)) q.normal_W = (p_W - q.surface_W) / q.dist;
+  return q;
+}
+
 template <class T>
 PointQueryT<T> point_polytope(const PolytopeT<T>& P, const DeducedVec3<T>& p_W, int* face = nullptr) {
   using std::sqrt;
+  if (P.terrain) return point_terrain_triangle(P, p_W, face);
   const int nf = P.hull->num_faces();
   T best = T(-1e300);
   int fbest = 0;
@@ -108,6 +158,22 @@ PointQueryT<T> point_polytope(const PolytopeT<T>& P, const DeducedVec3<T>& p_W, 
   if (face) *face = where;
   return q;
 }
+
+// Pair routines on a placed polytope (geometry/collide_hull.cpp): the mesh
+// routines call them with the mesh's hull, the height field
+// (collide_hfield.cpp) with the prism of a triangle. Normals point from the
+// first shape (sphere, capsule, `shape`) into the polytope.
+template <class T>
+int collide_sphere_polytope(const Geom& sph, const GeomPoseT<T>& ps, const PolytopeT<T>& P, const PairContextT<T>& ctx);
+template <class T>
+int collide_capsule_polytope(const Geom& cap, const GeomPoseT<T>& pc, const PolytopeT<T>& P,
+                             const PairContextT<T>& ctx);
+// `shape` against face `face` of `solid` only: the face of `shape` most
+// against that face's normal clipped to it (Sutherland-Hodgman), each point
+// measured along that normal. No separating-axis choice: a terrain prism's
+// walls lie under the neighbouring triangles and must not push sideways.
+template <class T>
+int collide_polytope_on_face(const PolytopeT<T>& shape, const PolytopeT<T>& solid, int face, const PairContextT<T>& ctx);
 
 }  // namespace collision_detail
 }  // namespace contactlab

@@ -1,5 +1,6 @@
 #include "geometry/pair_filter.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -42,7 +43,9 @@ void check_pairs_supported(const Model& model) {
   for (int i = 0; i < ng; ++i)
     for (int j = i + 1; j < ng; ++j) {
       const GeomType a = model.geoms[i].type, b = model.geoms[j].type;
-      if (pair_supported(a, b) || (a == GeomType::Plane && b == GeomType::Plane)) continue;
+      // Two static types (plane, height field) never collide: no routine needed.
+      const bool both_static = (a == GeomType::Plane || a == GeomType::HField) && (b == GeomType::Plane || b == GeomType::HField);
+      if (pair_supported(a, b) || both_static) continue;
       if (filters_pass(model, i, j))
         throw std::invalid_argument(name(i) + " and " + name(j) + " may collide, but contactlab has no " +
                                     to_string(a) + "-" + to_string(b) +
@@ -59,6 +62,10 @@ Real geom_bounding_radius(const Geom& g) {
     case GeomType::Box: return g.size.norm();
     case GeomType::Plane: return Real(-1);
     case GeomType::Mesh: return g.hull ? g.hull->bounding_radius : Real(-1);
+    case GeomType::HField:
+      return g.hfield ? std::sqrt(g.hfield->sx * g.hfield->sx + g.hfield->sy * g.hfield->sy +
+                                  std::pow(std::max(g.hfield->top, g.hfield->base), 2))
+                      : Real(-1);
   }
   return Real(-1);
 }

@@ -18,6 +18,7 @@ Real geom_volume(GeomType type, const Vec3& s) {
       return 8.0 * s[0] * s[1] * s[2];
     case GeomType::Plane:
     case GeomType::Mesh:  // from its triangles: mesh_volume_properties
+    case GeomType::HField:  // static terrain: no mass
       return 0;
   }
   return 0;
@@ -59,6 +60,7 @@ Vec3 geom_principal_inertia(GeomType type, const Vec3& s, Real m) {
     }
     case GeomType::Plane:
     case GeomType::Mesh:  // from its triangles: mesh_volume_properties
+    case GeomType::HField:  // static terrain: no mass
       return Vec3::Zero();
   }
   return Vec3::Zero();

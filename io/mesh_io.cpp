@@ -58,23 +58,6 @@ void check_mesh(const TriangleMesh& m, const std::string& label) {
   if (!volume) fail(label, "degenerate mesh: all vertices are coplanar (no volume)");
 }
 
-std::string read_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) fail(path, "is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot open the file");
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size < 0) fail(path, "cannot read the file");
-  if (static_cast<size_t>(size) > MeshLimits::max_file_bytes)
-    fail(path, "file of " + std::to_string(size) + " bytes is larger than the 256 MiB a mesh may have");
-  in.seekg(0);
-  std::string bytes(static_cast<size_t>(size), '\0');
-  in.read(bytes.data(), size);
-  if (!in) fail(path, "cannot read the file");
-  return bytes;
-}
-
 // STL stores every triangle's own corners: equal corners become one vertex.
 struct VertexIndex {
   std::map<std::tuple<Real, Real, Real>, int> index;
@@ -147,6 +130,24 @@ TriangleMesh read_ascii_stl(const std::string& text, const std::string& label) {
 }
 
 }  // namespace
+
+std::string read_asset_bytes(const std::string& path, size_t max_bytes, const char* what) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) fail(path, "is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, "cannot open the file");
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size < 0) fail(path, "cannot read the file");
+  if (static_cast<size_t>(size) > max_bytes)
+    fail(path, "file of " + std::to_string(size) + " bytes is larger than the " + std::to_string(max_bytes >> 20) +
+                   " MiB " + what + " may have");
+  in.seekg(0);
+  std::string bytes(static_cast<size_t>(size), '\0');
+  in.read(bytes.data(), size);
+  if (!in) fail(path, "cannot read the file");
+  return bytes;
+}
 
 TriangleMesh read_stl_bytes(const std::string& bytes, const std::string& label) {
   if (bytes.empty()) fail(label, "empty file");
@@ -235,7 +236,7 @@ TriangleMesh read_mesh_file(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
   if (ext != ".obj" && ext != ".stl") fail(path, "unknown mesh format '" + ext + "' (supported: .obj, .stl)");
-  const std::string bytes = read_file(path);
+  const std::string bytes = read_asset_bytes(path, MeshLimits::max_file_bytes, "a mesh");
   return ext == ".obj" ? read_obj_text(bytes, path) : read_stl_bytes(bytes, path);
 }
 

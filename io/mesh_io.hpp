@@ -28,6 +28,11 @@ struct MeshLimits {
   static constexpr size_t max_triangles = size_t(1) << 24;     // 16.8 M
 };
 
+// A file's bytes, or std::invalid_argument naming the file: missing, a
+// folder, unreadable, or larger than max_bytes ("... than the N MiB `what`
+// may have").
+std::string read_asset_bytes(const std::string& path, size_t max_bytes, const char* what);
+
 // By the file's extension (.obj or .stl, any case).
 TriangleMesh read_mesh_file(const std::string& path);
 // The readers on text or bytes already in memory; `label` names them in messages.

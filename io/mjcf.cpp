@@ -25,6 +25,7 @@
 #include "core/model_limits.hpp"
 #include "geometry/pair_filter.hpp"
 #include "io/mass_properties.hpp"
+#include "io/hfield_io.hpp"
 #include "io/mjcf_assets.hpp"
 #include "io/mjcf_contact_params.hpp"
 #include "io/mjcf_flags.hpp"
@@ -91,9 +92,9 @@ Quat z_to(const Vec3& v) {
   return Quat(Eigen::AngleAxis<Real>(angle, axis));
 }
 
-const char* const kGeomTypes[] = {"plane", "sphere", "box", "capsule", "cylinder", "mesh"};
-const GeomType kGeomTypeValues[] = {GeomType::Plane, GeomType::Sphere, GeomType::Box, GeomType::Capsule,
-                                    GeomType::Cylinder, GeomType::Mesh};
+const char* const kGeomTypes[] = {"plane", "sphere", "box", "capsule", "cylinder", "mesh", "hfield"};
+const GeomType kGeomTypeValues[] = {GeomType::Plane,    GeomType::Sphere, GeomType::Box,   GeomType::Capsule,
+                                    GeomType::Cylinder, GeomType::Mesh,   GeomType::HField};
 
 class Parser {
  public:
@@ -834,11 +835,11 @@ class Parser {
     const std::string label = describe(el);
 
     if (const Attr t = attr(el, "type")) {
-      static const char* const other[] = {"ellipsoid", "hfield", "sdf"};
+      static const char* const other[] = {"ellipsoid", "sdf"};
       if (std::any_of(std::begin(other), std::end(other), [&](const char* o) { return std::strcmp(o, t.value) == 0; }))
         refuse_unsimulated_geom(el, t);
-      g.type = kGeomTypeValues[keyword(
-          t, {kGeomTypes[0], kGeomTypes[1], kGeomTypes[2], kGeomTypes[3], kGeomTypes[4], kGeomTypes[5]})];
+      g.type = kGeomTypeValues[keyword(t, {kGeomTypes[0], kGeomTypes[1], kGeomTypes[2], kGeomTypes[3], kGeomTypes[4],
+                                           kGeomTypes[5], kGeomTypes[6]})];
     }
 
     const Attr size_attr = attr(el, "size");
@@ -860,7 +861,8 @@ class Parser {
         needed = fromto ? 1 : 3;
         break;
       case GeomType::Plane:
-      case GeomType::Mesh:  // the mesh gives the shape
+      case GeomType::Mesh:    // the mesh gives the shape
+      case GeomType::HField:  // the asset gives the shape (MuJoCo ignores the geom's size)
         needed = 0;
         break;
     }
@@ -896,6 +898,16 @@ class Parser {
     const CompiledMesh* mesh = g.type == GeomType::Mesh ? &mesh_of_geom(el, g) : nullptr;
     if (!mesh && attr(el, "mesh") && g.type != GeomType::Mesh)
       warn(attr(el, "mesh").line, label + ": 'mesh' is ignored by a geom of type " + kGeomTypes[int(g.type)]);
+    if (g.type == GeomType::HField) {
+      // MuJoCo's rule: height fields are static (worldbody or bodies fixed to it).
+      if (body >= 0 && !model_.bodies[body].fixed)
+        fail(el->GetLineNum(), label + ": a height field geom must be static (in worldbody or a body without "
+                                       "joints up to it); this one is in moving body '" +
+                                       model_.bodies[body].name + "'");
+      g.hfield = hfield_of_geom(el);
+    } else if (const Attr hf = attr(el, "hfield")) {
+      warn(hf.line, label + ": 'hfield' is ignored by a geom of type " + kGeomTypes[int(g.type)]);
+    }
 
     if (const Attr f = attr(el, "friction")) {
       g.friction = reals(f, 1, 3)[0];
@@ -914,8 +926,45 @@ class Parser {
                                 : density * volume;
     const Vec3 principal = mesh ? Vec3(mesh->principal_unit * (mass / volume))
                                 : geom_principal_inertia(g.type, g.size, mass);
-    if (acc && g.type != GeomType::Plane) acc->add(mass, g.pos_B, g.quat_BG.toRotationMatrix(), principal);
+    if (acc && g.type != GeomType::Plane && g.type != GeomType::HField)
+      acc->add(mass, g.pos_B, g.quat_BG.toRotationMatrix(), principal);
     model_.geoms.push_back(g);
+  }
+
+  // An hfield geom's grid, built on first use: the inline elevation (or
+  // zeros for nrow/ncol alone, as MuJoCo leaves them) or MuJoCo's binary
+  // file, normalised as MuJoCo's compiler does (io/hfield_io.hpp).
+  std::shared_ptr<const HeightField> hfield_of_geom(const XMLElement* el) {
+    const Attr ref = require(el, "hfield");
+    auto it = assets_.hfields.find(ref.value);
+    if (it == assets_.hfields.end()) fail(ref.line, where(ref) + ": unknown hfield '" + ref.value + "'");
+    HfieldAsset& asset = it->second;
+    if (!asset.compiled) {
+      const std::string label = "hfield '" + it->first + "' (asset line " + std::to_string(asset.line) + ")";
+      HeightField h;
+      h.sx = asset.size[0];
+      h.sy = asset.size[1];
+      h.top = asset.size[2];
+      h.base = asset.size[3];
+      try {
+        std::vector<Real> raw;
+        if (!asset.file.empty()) {
+          HeightFieldData d = read_hfield_file(asset.file);
+          h.nrow = d.nrow;
+          h.ncol = d.ncol;
+          raw = std::move(d.values);
+        } else {
+          h.nrow = asset.nrow;
+          h.ncol = asset.ncol;
+          raw = asset.elevation.empty() ? std::vector<Real>(static_cast<size_t>(h.nrow) * h.ncol, 0) : asset.elevation;
+        }
+        h.elevation = normalized_elevation(raw, label);
+      } catch (const std::invalid_argument& e) {
+        fail(ref.line, where(ref) + ": " + label + ": " + e.what());
+      }
+      asset.compiled = std::make_shared<const HeightField>(std::move(h));
+    }
+    return asset.compiled;
   }
 
   // A mesh geom's asset, compiled on first use (hull, mass properties;
@@ -1045,9 +1094,9 @@ class Parser {
     assets_.hfields[asset_name(el, file, hfield_names_)] = h;
   }
 
-  // Ellipsoid, mesh and hfield geoms are read and checked (sizes, assets), then
-  // refused even under allow_unsupported: dropping them would change the mass
-  // and the contacts. Their collision is the geometry issue's (issue 15).
+  // Ellipsoid and sdf geoms are read and checked (sizes), then refused even
+  // under allow_unsupported: dropping them would change the mass and the
+  // contacts. Their collision is the geometry issue's (issue 15).
   // An ellipsoid geom that cannot collide (contacts disabled by the option
   // flag, or contype and conaffinity both 0) acts on the dynamics through its
   // mass and inertia only, exact in closed form: they are added to its body
@@ -1091,22 +1140,12 @@ class Parser {
       for (int i = 0; i < 3; ++i)
         if (!(v[i] > 0)) fail(size.line, label + ": size[" + std::to_string(i) + "] must be > 0");
       detail = "semi-axes " + num(v[0]) + " " + num(v[1]) + " " + num(v[2]);
-    } else if (type == "mesh" || type == "hfield") {
-      const Attr ref = require(el, type.c_str());
-      const bool found = type == "mesh" ? assets_.meshes.count(ref.value) > 0 : assets_.hfields.count(ref.value) > 0;
-      if (!found) fail(ref.line, where(ref) + ": unknown " + type + " '" + ref.value + "'");
-      detail = type + " '" + std::string(ref.value) + "' read";
-      if (type == "mesh") {
-        const TriangleMesh& mesh = assets_.meshes.at(ref.value).mesh;
-        detail += ": " + std::to_string(mesh.vertices.size()) + " vertices, " + std::to_string(mesh.faces.size()) +
-                  " faces";
-      }
     } else {
       detail = "sdf geoms need MuJoCo plugins";
     }
     fail(t.line, label + ": geom type '" + type + "' (" + detail +
                      ") is not simulated yet: its collision is the geometry issue's (issue 15); contactlab "
-                     "simulates plane, sphere, box, capsule, cylinder and mesh geoms");
+                     "simulates plane, sphere, box, capsule, cylinder, mesh and hfield geoms");
   }
 
   // condim, priority and gap (io/mjcf_contact_params.hpp; docs/mjcf.md "Contact parameters").

@@ -1,7 +1,7 @@
 // <asset><mesh> and <asset><hfield> as read by the MJCF reader: names, files
 // resolved and checked, meshes read (OBJ, STL), sizes. A mesh geom collides as
-// the mesh's convex hull (io/mjcf_mesh.hpp); hfield geoms are refused after
-// their asset is read (issue 15).
+// the mesh's convex hull (io/mjcf_mesh.hpp); an hfield geom as the height
+// field's prisms (core/height_field.hpp, geometry/collide_hfield.cpp).
 #pragma once
 
 #include <map>
@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/height_field.hpp"
 #include "core/math.hpp"
 #include "io/mesh_io.hpp"
 #include "io/mjcf_mesh.hpp"
@@ -34,6 +35,8 @@ struct HfieldAsset {
   Real size[4] = {0, 0, 0, 0};  // radius x, radius y, elevation z, base z (MJCF order)
   std::vector<Real> elevation;  // nrow * ncol, row-major, when given inline
   int line = 0;
+  // The grid (normalised, io/hfield_io.hpp), built when a geom first uses it.
+  std::shared_ptr<const HeightField> compiled;
 };
 
 struct MjcfAssets {

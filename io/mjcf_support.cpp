@@ -145,8 +145,8 @@ const Row kAttributes[] = {
     {"geom@fluidcoef", S::NoEffect, nullptr, "used only with fluidshape, which is refused"},
     {"geom@shellinertia", S::Unsupported, "false", "shell inertia"},
     {"geom@fitscale", S::NoEffect, nullptr, "acts only on geoms fitted to meshes, which are refused"},
-    {"geom@mesh", S::Read, nullptr, "geom type mesh (refused where the geom is read)"},
-    {"geom@hfield", S::Read, nullptr, "geom type hfield (refused where the geom is read)"},
+    {"geom@mesh", S::Read, nullptr, "geom type mesh: its convex hull"},
+    {"geom@hfield", S::Read, nullptr, "geom type hfield: static terrain (geometry/collide_hfield.cpp)"},
     // joint
     {"joint@stiffness", S::Read, nullptr, "joint springs (in the servo row)"},
     {"joint@springref", S::Read, nullptr, "joint spring reference"},

@@ -342,28 +342,21 @@ TEST_CASE("mjcf semantics: geom priority and gap") {
   CHECK(contains(load_error("<worldbody><geom type='plane' size='1 1 1' gap='-1'/></worldbody>"), "must be >= 0"));
 }
 
-TEST_CASE("mjcf semantics: mesh and hfield assets are read, hfield geoms refused, mesh geoms loaded") {
+TEST_CASE("mjcf semantics: mesh and hfield assets are read, hfield and mesh geoms loaded") {
   // tests/data/mjcf/mesh_geom.xml: meshdir="assets" resolves tetra.obj; the
-  // hfield (line 9) is the first geom and is refused naming the issue that adds it.
-  try {
-    load_mjcf_file(kData + "mesh_geom.xml");
-    FAIL("expected MjcfError");
-  } catch (const MjcfError& e) {
-    CHECK(e.line() == 9);
-    CHECK(contains(e.what(), "geom type 'hfield' (hfield 'terrain' read) is not simulated yet"));
-    CHECK(contains(e.what(), "issue 15"));
-  }
-  std::string xml = read_text(kData + "mesh_geom.xml");
-  const std::string ground = "    <geom name=\"ground\" type=\"hfield\" hfield=\"terrain\"/>\n";
-  REQUIRE(contains(xml, ground));
-  xml.replace(xml.find(ground), ground.size(), "\n");
-  // Without the hfield the mesh geom loads as the tetrahedron's hull.
-  const Model m = load_mjcf_string(xml, kData + "mesh_geom.xml", MjcfLoadOptions{}, nullptr);
-  REQUIRE(m.geoms.size() == 1);
-  CHECK(m.geoms[0].type == GeomType::Mesh);
-  REQUIRE(m.geoms[0].hull);
-  CHECK(m.geoms[0].hull->vertices.size() == 4);
-  CHECK(m.geoms[0].hull->num_faces() == 4);
+  // hfield's elevation (already in [0, 1], so unchanged by the normalisation)
+  // gives a static terrain geom (tests/io/test_mjcf_hfield.cpp has the rest).
+  const Model m = load_mjcf_file(kData + "mesh_geom.xml");
+  REQUIRE(m.geoms.size() == 2);
+  CHECK(m.geoms[0].type == GeomType::HField);
+  REQUIRE(m.geoms[0].hfield);
+  CHECK(m.geoms[0].hfield->nrow == 2);
+  CHECK(m.geoms[0].hfield->ncol == 3);
+  CHECK(m.geoms[0].hfield->elevation == std::vector<Real>{0, 0.5, 1, 1, 0.5, 0});
+  CHECK(m.geoms[1].type == GeomType::Mesh);
+  REQUIRE(m.geoms[1].hull);
+  CHECK(m.geoms[1].hull->vertices.size() == 4);
+  CHECK(m.geoms[1].hull->num_faces() == 4);
 }
 
 TEST_CASE("mjcf semantics: bad assets and ellipsoid sizes are errors") {
