@@ -53,6 +53,27 @@ void write_geom(std::ostream& o, const Geom& g) {
     }
     o << ']';
   }
+  if (g.type == GeomType::HField && g.hfield) {
+    // The grid's surface: every vertex, two triangles per cell (counter-
+    // clockwise seen from above, as geometry/hfield_prism.hpp splits them).
+    const HeightField& h = *g.hfield;
+    o << ",\"vertices\":[";
+    for (int row = 0; row < h.nrow; ++row)
+      for (int col = 0; col < h.ncol; ++col) {
+        const Vec3 v = h.vertex(row, col);
+        o << (row || col ? "," : "") << Shortest{v.x()} << ',' << Shortest{v.y()} << ',' << Shortest{v.z()};
+      }
+    o << "],\"faces\":[";
+    bool first = true;
+    for (int row = 0; row + 1 < h.nrow; ++row)
+      for (int col = 0; col + 1 < h.ncol; ++col) {
+        const int a = row * h.ncol + col, b = (row + 1) * h.ncol + col + 1;
+        const int up = (row + 1) * h.ncol + col, right = row * h.ncol + col + 1;
+        o << (first ? "" : ",") << '[' << a << ',' << b << ',' << up << "],[" << a << ',' << right << ',' << b << ']';
+        first = false;
+      }
+    o << ']';
+  }
   o << '}';
 }
 

@@ -42,8 +42,9 @@
         case 'capsule': geo = new THREE.CapsuleGeometry(s[0], 2 * s[1], 8, 24); break;
         case 'cylinder': geo = new THREE.CylinderGeometry(s[0], s[0], 2 * s[1], 32); break;
         case 'plane': return new THREE.PlaneGeometry(1, 1);  // scaled to the scene below
-        case 'mesh': {
-          // The convex hull's faces as triangle fans (flat shaded).
+        case 'mesh':
+        case 'hfield': {
+          // A convex hull's faces, or a height field's triangles, as triangle fans.
           const pos = [];
           for (const f of g.faces || [])
             for (let k = 1; k + 1 < f.length; ++k)

@@ -223,14 +223,17 @@ TEST_CASE("view: every geom type of a scene file, a mesh included, is drawn in h
   }
   const auto v = run_binary("view " + traj + " --scene " + scene + " --out " + page);
   REQUIRE_MESSAGE(v.status == 0, v.output);
-  // data.js: each geom with its type, the mesh with its hull's vertices and faces.
+  // data.js: each geom with its type, the mesh with its hull's vertices and
+  // faces, the height field with its 9 grid points and 8 triangles.
   std::ifstream in(page + "/data.js");
   std::stringstream text;
   text << in.rdbuf();
-  for (const char* type : {"plane", "mesh", "capsule", "cylinder", "sphere", "box"})
+  for (const char* type : {"plane", "hfield", "mesh", "capsule", "cylinder", "sphere", "box"})
     CHECK_MESSAGE(text.str().find(std::string("\"type\":\"") + type + "\"") != std::string::npos, type);
   CHECK(text.str().find("\"vertices\":[") != std::string::npos);
   CHECK(text.str().find("\"faces\":[[") != std::string::npos);
+  CHECK(text.str().find("\"faces\":[[0,4,3],[0,1,4],[1,5,4],[1,2,5],[3,7,6],[3,4,7],[4,8,7],[4,5,8]]") !=
+        std::string::npos);
   const std::string chromium = chromium_path();
   if (chromium.empty()) {
     MESSAGE("chromium is not installed (scripts/setup.sh): the headless viewer shapes test is skipped");
@@ -243,7 +246,7 @@ TEST_CASE("view: every geom type of a scene file, a mesh included, is drawn in h
   REQUIRE(at[2] == "rock");
   auto st = load_page(chromium, dir, "file://" + page + "/index.html?t=" + at[1] + "&probe=rock");
   CHECK(st["bodies"] == "5");
-  CHECK(st["geoms"] == "6");
+  CHECK(st["geoms"] == "7");
   CHECK(st["frames"] == "151");
   const auto drawn = probed_position(st["probe"]);
   REQUIRE(drawn.size() == 3);
