@@ -1,6 +1,6 @@
-// A convex polytope (a box, or a mesh geom's hull) against a cylinder: wheels
-// on boxes and on mesh geoms. One algorithm over two views of the
-// polytope: the box view keeps box-specific arithmetic (its face rectangles,
+// A convex polytope (a box, a mesh geom's hull, a terrain prism) against a
+// cylinder: wheels on boxes, meshes and terrain. One algorithm over two views
+// of the polytope: the box view keeps box-specific arithmetic (its face rectangles,
 // corners and three edge directions), the hull view works from the hull's
 // face loops, vertices and edges. What the algorithm approximates is stated
 // on collide_convex_cylinder below.
@@ -41,6 +41,8 @@ struct BoxView {
     return L.dot(cy.c_W - pose.pos_W) < T(0) ? Vec3T<T>(-L) : L;
   }
   T top(const Vec3T<T>& ref_W) const { return ref_W.dot(pose.pos_W) + box_support_radius(pose.R_WG, half, ref_W); }
+  // The reference is chosen (below), not fixed.
+  bool fixed_reference(const CylFrame<T>&, Vec3T<T>&, T&) const { return false; }
   int num_face_axes() const { return 3; }  // the reference candidates (both senses)
   Vec3T<T> face_axis(int i) const { return pose.R_WG.col(i); }
   int num_faces() const { return 6; }
@@ -83,7 +85,11 @@ struct BoxView {
   Real edge_length(int i) const { return 2 * half(i / 4); }
 };
 
-// A mesh geom's hull as the routine sees it.
+// A hull (a mesh geom's, or a terrain prism) as the routine sees it. A
+// terrain prism (P.terrain) offers only its top triangle (face 0:
+// geometry/hfield_prism.hpp) and pushes only along that triangle's normal:
+// its walls and floor lie under the neighbouring triangles, and contacts on
+// them would push sideways where the terrain is continuous.
 template <class T>
 struct HullView {
   const PolytopeT<T>& P;
@@ -116,9 +122,17 @@ struct HullView {
     project(P, ref_W, lo, hi);
     return hi;
   }
+  bool fixed_reference(const CylFrame<T>& cy, Vec3T<T>& ref_W, T& overlap) const {
+    if (!P.terrain) return false;
+    ref_W = P.normal_W(0);
+    T below, above;
+    intervals(cy, ref_W, below, above);
+    overlap = above;  // the cylinder over the triangle's plane, pushed up out of it
+    return true;
+  }
   int num_face_axes() const { return P.hull->num_faces(); }
   Vec3T<T> face_axis(int f) const { return P.normal_W(f); }
-  int num_faces() const { return P.hull->num_faces(); }
+  int num_faces() const { return P.terrain ? 1 : P.hull->num_faces(); }
   Vec3T<T> face_normal(int f) const { return P.normal_W(f); }
   // The face's polygon as half-planes: w_e . (p - a_e) <= 0 per edge.
   bool clip_to_face(int f, const SegmentT<T>& line, T& lo, T& hi) const {
@@ -157,9 +171,14 @@ struct HullView {
     gap = n.dot(p_W) - P.offset_W(f);
     return !(-gap > least_overlap + T(kOverlapSlack));
   }
-  int num_vertices() const { return P.num_vertices(); }
+  // A terrain triangle's corners and edges are not features: inside the
+  // cylinder they would be measured along the triangle's normal and carry the
+  // cylinder's depth to a point off its lowest line (a rolling resistance
+  // where the surface is smooth); its rim against the side is the axis
+  // point's contact, kept where the rim is a convex ridge (collide_hfield.cpp).
+  int num_vertices() const { return P.terrain ? 0 : P.num_vertices(); }
   Vec3T<T> vertex(int k) const { return P.vertex_W(k); }
-  int num_edges() const { return static_cast<int>(P.hull->edges.size()); }
+  int num_edges() const { return P.terrain ? 0 : static_cast<int>(P.hull->edges.size()); }
   SegmentT<T> edge(int i) const {
     const Vec3T<T> a = P.vertex_W(P.hull->edges[i][0]);
     return SegmentT<T>{a, Vec3T<T>(P.vertex_W(P.hull->edges[i][1]) - a)};
@@ -220,17 +239,21 @@ int collide_convex_cylinder(const View& X, const Geom& cyl, const GeomPoseT<T>& 
   // (side against an edge or corner), the one of least overlap
   // (separating-axis style).
   Vec3T<T> ref_W = cy.axis_W;
-  T best_overlap = X.overlap(cy, ref_W);
-  for (int i = 0; i <= X.num_face_axes(); ++i) {
-    const bool last = i == X.num_face_axes();
-    if (last && !(axis_q.dist > T(0))) break;  // axis inside the polytope: no such line
-    const Vec3T<T> L = last ? axis_q.normal_W : X.face_axis(i);
-    const T overlap = X.overlap(cy, L);
-    if (overlap < best_overlap) { best_overlap = overlap; ref_W = L; }
+  T best_overlap = T(0);
+  const bool fixed = X.fixed_reference(cy, ref_W, best_overlap);
+  if (!fixed) {
+    best_overlap = X.overlap(cy, ref_W);
+    for (int i = 0; i <= X.num_face_axes(); ++i) {
+      const bool last = i == X.num_face_axes();
+      if (last && !(axis_q.dist > T(0))) break;  // axis inside the polytope: no such line
+      const Vec3T<T> L = last ? axis_q.normal_W : X.face_axis(i);
+      const T overlap = X.overlap(cy, L);
+      if (overlap < best_overlap) { best_overlap = overlap; ref_W = L; }
+    }
   }
   // Apart by at least the margin along some axis: no contact.
   if (best_overlap <= T(-margin)) return 0;
-  ref_W = X.towards_cylinder(cy, ref_W);
+  if (!fixed) ref_W = X.towards_cylinder(cy, ref_W);
   // Support planes along the reference: the polytope's top towards the
   // cylinder, the cylinder's bottom towards the polytope (see slab_query).
   const T x_top = X.top(ref_W);
@@ -322,21 +345,28 @@ int collide_box_cylinder(const Geom& box, const GeomPoseT<T>& pb, const Geom& cy
 }
 
 template <class T>
-int collide_cylinder_mesh(const Geom& cyl, const GeomPoseT<T>& py, const Geom& mesh, const GeomPoseT<T>& pm,
-                          const PairContextT<T>& ctx) {
-  const PolytopeT<T> P = mesh_polytope(mesh, pm);
+int collide_cylinder_polytope(const Geom& cyl, const GeomPoseT<T>& py, const PolytopeT<T>& P,
+                              const PairContextT<T>& ctx) {
   // The algorithm's normals run from the polytope to the cylinder; this
-  // routine's from the cylinder (first) to the mesh.
+  // routine's from the cylinder (first) to the polytope.
   PairContextT<T> reversed = ctx;
   reversed.flip = !ctx.flip;
   return collide_convex_cylinder(HullView<T>{P}, cyl, py, reversed);
+}
+
+template <class T>
+int collide_cylinder_mesh(const Geom& cyl, const GeomPoseT<T>& py, const Geom& mesh, const GeomPoseT<T>& pm,
+                          const PairContextT<T>& ctx) {
+  return collide_cylinder_polytope(cyl, py, mesh_polytope(mesh, pm), ctx);
 }
 
 #define CONTACTLAB_CONVEX_CYLINDER_INSTANCES(T)                                                              \
   template int collide_box_cylinder<T>(const Geom&, const GeomPoseT<T>&, const Geom&, const GeomPoseT<T>&,   \
                                        const PairContextT<T>&);                                              \
   template int collide_cylinder_mesh<T>(const Geom&, const GeomPoseT<T>&, const Geom&, const GeomPoseT<T>&,  \
-                                        const PairContextT<T>&);
+                                        const PairContextT<T>&);                                             \
+  template int collide_cylinder_polytope<T>(const Geom&, const GeomPoseT<T>&, const PolytopeT<T>&,             \
+                                            const PairContextT<T>&);
 CONTACTLAB_CONVEX_CYLINDER_INSTANCES(Real)
 CONTACTLAB_CONVEX_CYLINDER_INSTANCES(Dual)
 #undef CONTACTLAB_CONVEX_CYLINDER_INSTANCES

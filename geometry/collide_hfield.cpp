@@ -1,5 +1,5 @@
-// Height fields (GeomType::HField) against sphere, box, capsule and mesh
-// geoms (cylinder-hfield has no routine yet: refused at load). The solid is the union of the triangles' prisms (as MuJoCo's);
+// Height fields (GeomType::HField) against sphere, box, capsule, cylinder and
+// mesh geoms. The solid is the union of the triangles' prisms (as MuJoCo's);
 // the cells under the shape's bounding sphere are visited, each triangle's
 // prism collided by the routine for that shape, and all candidates of the
 // pair reduced to at most four points (the deepest and the most spread).
@@ -8,6 +8,9 @@
 //    point in the triangle's column, the distance to its rim beside it. The
 //    prism's walls and floor are never a nearest feature: they lie under the
 //    neighbouring triangles.
+//  - cylinder: the box-cylinder algorithm on the triangle only, its
+//    reference direction the triangle's normal (collide_cylinder_polytope
+//    with a terrain prism: collide_convex_cylinder.cpp).
 //  - box, mesh: the shape's face most against the triangle's normal clipped
 //    to the triangle and measured along its normal (collide_polytope_on_face):
 //    never a separating-axis choice, which would pick a wall when the shape
@@ -73,11 +76,43 @@ Eigen::Matrix<Real, R, C> values(const Eigen::Matrix<T, R, C>& m) {
 
 // Normals closer than this (unit vectors) are the same direction.
 constexpr Real kSameNormal = 1e-9;
+// Depths closer than this (m) tie, as in emit_reduced (collision.cpp kGapTie).
+constexpr Real kGapTieHField = 1e-12;
 
 // How far from a contact a shape's other contacts of the same touch can lie:
-// its radius (sphere, capsule), else its bounding radius.
+// its radius (sphere, capsule, cylinder), else its bounding radius.
 Real shape_reach(const Geom& g) {
-  return g.type == GeomType::Sphere || g.type == GeomType::Capsule ? g.size.x() : geom_bounding_radius(g);
+  const bool round = g.type == GeomType::Sphere || g.type == GeomType::Capsule || g.type == GeomType::Cylinder;
+  return round ? g.size.x() : geom_bounding_radius(g);
+}
+
+// Unit normal (up) of triangle `tri` of cell (row, col), as HFieldPrism builds it.
+Vec3 triangle_normal(const HeightField& h, int row, int col, int tri) {
+  const Vec3 a = h.vertex(row, col), b = h.vertex(row + 1, col + 1);
+  const Vec3 c = tri == 0 ? h.vertex(row + 1, col) : h.vertex(row, col + 1);
+  const Vec3 n = tri == 0 ? (b - a).cross(c - a) : (c - a).cross(b - a);
+  return n.normalized();
+}
+
+// The smallest cosine between a triangle's normal and its three edge
+// neighbours' (1 on a flat patch): a contact off the triangle's face (on its
+// rim) is a touch of the terrain only if its normal is no farther from the
+// triangle's than that, i.e. within the normals of the faces meeting at the
+// rim. Neighbours: triangle 0 of a cell shares its diagonal with triangle 1,
+// its upper edge with triangle 1 of the cell above and its left edge with
+// triangle 1 of the cell to the left; triangle 1 the diagonal, its lower
+// edge (triangle 0 below) and its right edge (triangle 0 to the right).
+Real rim_cone_cosine(const HeightField& h, int row, int col, int tri, const Vec3& n) {
+  Real c = n.dot(triangle_normal(h, row, col, 1 - tri));
+  const int cells_r = h.nrow - 1, cells_c = h.ncol - 1;
+  if (tri == 0) {
+    if (row + 1 < cells_r) c = std::min(c, n.dot(triangle_normal(h, row + 1, col, 1)));
+    if (col > 0) c = std::min(c, n.dot(triangle_normal(h, row, col - 1, 1)));
+  } else {
+    if (row > 0) c = std::min(c, n.dot(triangle_normal(h, row - 1, col, 0)));
+    if (col + 1 < cells_c) c = std::min(c, n.dot(triangle_normal(h, row, col + 1, 0)));
+  }
+  return std::min(Real(1), c);
 }
 
 // Near the edge it rests beside, a round shape also reaches under the
@@ -102,6 +137,35 @@ void drop_dominated_rim_contacts(HFieldCandidates<T>& set, bool* on_face, Real r
     ++kept;
   }
   set.n = kept;
+}
+
+// Candidates of equal depth (a wheel's line contact split over triangles, a
+// box face over several cells) tie for the deepest, and emit_reduced gives a
+// tie to the later candidate, then keeps the point farthest from it: which
+// of the tied points comes last decides whether the manifold spans the whole
+// contact (measured: a wheel's line ended at a cell diagonal, 1 cm short of
+// its end, rolling 1 mm off its course on a plane over 0.3 m). The tied
+// point farthest from the tied points' centroid is moved last, so the
+// reduction starts from one end of the contact.
+template <class T>
+void put_extreme_tie_last(HFieldCandidates<T>& set, bool* on_face) {
+  if (set.n < 2) return;
+  Real deepest = value_of(set.c[0].gap);
+  for (int i = 1; i < set.n; ++i) deepest = std::min(deepest, value_of(set.c[i].gap));
+  Vec3 centroid = Vec3::Zero();
+  int tied = 0;
+  for (int i = 0; i < set.n; ++i)
+    if (value_of(set.c[i].gap) <= deepest + kGapTieHField) centroid += values(set.c[i].point_W), ++tied;
+  centroid /= tied;
+  int extreme = -1;
+  Real far = -1;
+  for (int i = 0; i < set.n; ++i) {
+    if (!(value_of(set.c[i].gap) <= deepest + kGapTieHField)) continue;
+    const Real d = (values(set.c[i].point_W) - centroid).norm();
+    if (d > far) far = d, extreme = i;
+  }
+  std::swap(set.c[extreme], set.c[set.n - 1]);
+  std::swap(on_face[extreme], on_face[set.n - 1]);
 }
 
 }  // namespace
@@ -144,18 +208,27 @@ int collide_geom_hfield(const Geom& shape, const GeomPoseT<T>& ps, const Geom& h
           case GeomType::Capsule: collide_capsule_polytope(shape, ps, P, one); break;
           case GeomType::Box:
           case GeomType::Mesh: collide_polytope_on_face(shape_hull, P, 0, one); break;
-          default: break;  // cylinder (refused at load), plane, height field (static): pair_supported
+          case GeomType::Cylinder: collide_cylinder_polytope(shape, ps, P, one); break;
+          default: break;  // plane, height field: static pairs, never collided (pair_supported)
         }
         // Normals run from the shape into the terrain: a face contact's is
-        // minus the triangle's normal.
-        const Vec3 face_n = -(values(ph.R_WG) * s.prism.hull().face_normals[0]);
+        // minus the triangle's normal. A rim contact whose normal leaves the
+        // cone of the faces meeting there (a cell edge inside a flat or
+        // concave surface) is no touch of the terrain, and is dropped.
+        const Vec3 up_n = s.prism.hull().face_normals[0];
+        const Vec3 face_n = -(values(ph.R_WG) * up_n);
+        const Real cone = rim_cone_cosine(h, row, col, tri, up_n);
         for (const ContactT<T>& k : s.contacts) {
+          const Vec3 kn = values(k.normal_W);
+          const bool face = (kn - face_n).norm() < kSameNormal;
+          if (!face && kn.dot(face_n) < cone - kSameNormal) continue;
           const int before = set.n;
           keep_deepest(set, k, ctx.margin);
-          if (set.n > before) on_face[set.n - 1] = (values(k.normal_W) - face_n).norm() < kSameNormal;
+          if (set.n > before) on_face[set.n - 1] = face;
         }
       }
   drop_dominated_rim_contacts(set, on_face, shape_reach(shape));
+  put_extreme_tie_last(set, on_face);
   return emit_reduced(ctx, set, 4);
 }
 

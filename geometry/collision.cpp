@@ -170,13 +170,11 @@ constexpr int pair_key(GeomType a, GeomType b) { return static_cast<int>(a) * kN
 
 bool pair_supported(GeomType a, GeomType b) {
   // Every pair has a routine except those of two static types (plane,
-  // height field), which never need one, and cylinder-hfield, which is
-  // refused at load by check_pairs_supported (never skipped silently).
+  // height field), which never need one. A pair a future geom type lacks
+  // must be refused at load by check_pairs_supported, never skipped.
   const bool static_a = a == GeomType::Plane || a == GeomType::HField;
   const bool static_b = b == GeomType::Plane || b == GeomType::HField;
-  if (static_a && static_b) return false;
-  // Cylinder-hfield: not written yet (docs/geometry.md "Height fields").
-  return !((a == GeomType::Cylinder && b == GeomType::HField) || (a == GeomType::HField && b == GeomType::Cylinder));
+  return !(static_a && static_b);
 }
 
 bool pair_closed_form(GeomType a, GeomType b) {
@@ -229,8 +227,9 @@ int collide_geoms_t(const Geom& a, const GeomPoseT<T>& pa, int id_a, const Geom&
     case pair_key(GeomType::Sphere, GeomType::HField):
     case pair_key(GeomType::Box, GeomType::HField):
     case pair_key(GeomType::Capsule, GeomType::HField):
+    case pair_key(GeomType::Cylinder, GeomType::HField):
     case pair_key(GeomType::Mesh, GeomType::HField): return collide_geom_hfield(g1, p1, g2, p2, ctx);
-    default: return 0;  // two static geoms (plane, height field), cylinder-hfield: refused at load
+    default: return 0;  // two static geoms (plane, height field): never a pair
   }
 }
 

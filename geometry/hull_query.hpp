@@ -58,16 +58,14 @@ void project(const PolytopeT<T>& P, const Vec3T<T>& L, T& lo, T& hi) {
 // and the outward normal there (inside: the face of least penetration).
 // `face`: the face the closest point lies in the interior of, or -1 when it
 // is on an edge or a vertex.
-// Beyond any contact: a terrain query's distance for a point that lies under
-// a neighbouring triangle (below this one's plane, outside its column).
-constexpr Real kNotThisTriangle = 1e30;
-
-// A terrain prism's query: the signed height over the triangle for a point in
-// its column (above or below), the distance to its rim for a point beside it
-// and above its plane; kNotThisTriangle beside it and below (that point is
-// under a neighbour, whose own query measures it). The prism's walls and
-// floor are never a nearest feature: they lie under the neighbouring
-// triangles, where the terrain is continuous.
+// A terrain prism's query: the signed height s over the triangle's plane
+// for a point in the triangle's column (along its normal), the distance to
+// the triangle for a point beside the column above the plane, and s + d for
+// one beside it below the plane (d: the in-plane distance from the column),
+// which continues the height across the column's side so that the searches
+// along a rim or an axis see no jump there. The prism's walls and floor are
+// never a nearest feature: they lie under the neighbouring triangles, where
+// the terrain is continuous. `face` is 0 in the column, -1 beside it.
 template <class T>
 PointQueryT<T> point_terrain_triangle(const PolytopeT<T>& P, const DeducedVec3<T>& p_W, int* face) {
   using std::sqrt;
@@ -87,19 +85,21 @@ PointQueryT<T> point_terrain_triangle(const PolytopeT<T>& P, const DeducedVec3<T
     q.dist = s;
     return q;
   }
-  if (s < T(0)) {
-    q.dist = T(kNotThisTriangle);
-    return q;
-  }
+  // The triangle's point nearest the projection (its rim).
   T best_d2 = T(1e300);
   for (int k = 0; k < 3; ++k) {
     const Vec3T<T> a = P.face_vertex_W(0, k), b = P.face_vertex_W(0, (k + 1) % 3);
     const SegmentT<T> seg{a, Vec3T<T>(b - a)};
-    const Vec3T<T> c = seg.at(closest_param(seg, p_W));
-    const T d2 = (p_W - c).squaredNorm();
+    const Vec3T<T> c = seg.at(closest_param(seg, proj));
+    const T d2 = (proj - c).squaredNorm();
     if (d2 < best_d2) best_d2 = d2, q.surface_W = c;
   }
-  q.dist = sqrt(best_d2);
+  const T d = sqrt(best_d2);
+  if (s < T(0)) {
+    q.dist = s + d;
+    return q;
+  }
+  q.dist = sqrt(best_d2 + s * s);
   if (q.dist > T(kTinyLength)) q.normal_W = (p_W - q.surface_W) / q.dist;
   return q;
 }
@@ -159,10 +159,11 @@ PointQueryT<T> point_polytope(const PolytopeT<T>& P, const DeducedVec3<T>& p_W, 
   return q;
 }
 
-// Pair routines on a placed polytope (geometry/collide_hull.cpp): the mesh
-// routines call them with the mesh's hull, the height field
-// (collide_hfield.cpp) with the prism of a triangle. Normals point from the
-// first shape (sphere, capsule, `shape`) into the polytope.
+// Pair routines on a placed polytope (geometry/collide_hull.cpp,
+// collide_convex_cylinder.cpp): the mesh routines call them with the mesh's
+// hull, the height field (collide_hfield.cpp) with the prism of a triangle
+// (PolytopeT::terrain). Normals point from the first shape (sphere, capsule,
+// cylinder, `shape`) into the polytope.
 template <class T>
 int collide_sphere_polytope(const Geom& sph, const GeomPoseT<T>& ps, const PolytopeT<T>& P, const PairContextT<T>& ctx);
 template <class T>
@@ -174,6 +175,13 @@ int collide_capsule_polytope(const Geom& cap, const GeomPoseT<T>& pc, const Poly
 // walls lie under the neighbouring triangles and must not push sideways.
 template <class T>
 int collide_polytope_on_face(const PolytopeT<T>& shape, const PolytopeT<T>& solid, int face, const PairContextT<T>& ctx);
+// The box-cylinder algorithm (collide_convex_cylinder.cpp) against P. For a
+// terrain prism only its triangle's face offers features (its support line,
+// the rim samples and the axis point against it), and the reference
+// direction is the triangle's normal.
+template <class T>
+int collide_cylinder_polytope(const Geom& cyl, const GeomPoseT<T>& py, const PolytopeT<T>& P,
+                              const PairContextT<T>& ctx);
 
 }  // namespace collision_detail
 }  // namespace contactlab
