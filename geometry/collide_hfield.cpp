@@ -168,6 +168,19 @@ void put_extreme_tie_last(HFieldCandidates<T>& set, bool* on_face) {
   std::swap(on_face[extreme], on_face[set.n - 1]);
 }
 
+// Half-width of the shape's projection on the unit axis L about its origin
+// (value only: for culling), at most its bounding radius.
+Real support_extent(const Geom& g, const Mat3& R, const Vec3& L) {
+  const Real a = std::min(Real(1), std::abs(R.col(2).dot(L)));
+  switch (g.type) {
+    case GeomType::Sphere: return g.size.x();
+    case GeomType::Capsule: return g.size.y() * a + g.size.x();
+    case GeomType::Cylinder: return g.size.y() * a + g.size.x() * std::sqrt(1 - a * a);
+    case GeomType::Box: return box_support_radius(R, g.size, L);
+    default: return geom_bounding_radius(g);
+  }
+}
+
 }  // namespace
 
 template <class T>
@@ -195,6 +208,7 @@ int collide_geom_hfield(const Geom& shape, const GeomPoseT<T>& ps, const Geom& h
   PolytopeT<T> shape_hull{};
   if (shape.type == GeomType::Box) shape_hull = box_polytope(shape, ps);
   if (shape.type == GeomType::Mesh) shape_hull = mesh_polytope(shape, ps);
+  const Mat3 R_HS = values(ph.R_WG).transpose() * values(ps.R_WG);  // the shape's axes in the field's frame
   HFieldCandidates<T> set;
   bool on_face[kHFieldCandidates] = {};  // (set.n) candidate k has its triangle's normal
   for (int row = row0; row < row1; ++row)
@@ -202,6 +216,9 @@ int collide_geom_hfield(const Geom& shape, const GeomPoseT<T>& ps, const Geom& h
       for (int tri = 0; tri < 2; ++tri) {
         s.prism.set(h, row, col, tri);
         if (c.z() - reach > s.prism.top_z()) continue;  // the shape is above this triangle
+        // ... or wholly above its plane (the triangle lies in that plane).
+        const Vec3& up = s.prism.hull().face_normals[0];
+        if (up.dot(c) - support_extent(shape, R_HS, up) - s.prism.hull().face_offsets[0] > ctx.margin) continue;
         s.contacts.clear();
         switch (shape.type) {
           case GeomType::Sphere: collide_sphere_polytope(shape, ps, P, one); break;

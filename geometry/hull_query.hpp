@@ -69,14 +69,15 @@ void project(const PolytopeT<T>& P, const Vec3T<T>& L, T& lo, T& hi) {
 template <class T>
 PointQueryT<T> point_terrain_triangle(const PolytopeT<T>& P, const DeducedVec3<T>& p_W, int* face) {
   using std::sqrt;
+  // The three corners placed once (the rim searches call this a few hundred
+  // times per triangle).
+  const Vec3T<T> v[3] = {P.face_vertex_W(0, 0), P.face_vertex_W(0, 1), P.face_vertex_W(0, 2)};
   const Vec3T<T> n = P.normal_W(0);
-  const T s = n.dot(p_W) - P.offset_W(0);
+  const T s = n.dot(p_W - v[0]);
   const Vec3T<T> proj = p_W - s * n;
   bool inside = true;
-  for (int k = 0; k < 3 && inside; ++k) {
-    const Vec3T<T> a = P.face_vertex_W(0, k), b = P.face_vertex_W(0, (k + 1) % 3);
-    if ((b - a).cross(n).dot(proj - a) > T(0)) inside = false;
-  }
+  for (int k = 0; k < 3 && inside; ++k)
+    if ((v[(k + 1) % 3] - v[k]).cross(n).dot(proj - v[k]) > T(0)) inside = false;
   PointQueryT<T> q;
   q.normal_W = n;
   q.surface_W = proj;
@@ -88,8 +89,7 @@ PointQueryT<T> point_terrain_triangle(const PolytopeT<T>& P, const DeducedVec3<T
   // The triangle's point nearest the projection (its rim).
   T best_d2 = T(1e300);
   for (int k = 0; k < 3; ++k) {
-    const Vec3T<T> a = P.face_vertex_W(0, k), b = P.face_vertex_W(0, (k + 1) % 3);
-    const SegmentT<T> seg{a, Vec3T<T>(b - a)};
+    const SegmentT<T> seg{v[k], Vec3T<T>(v[(k + 1) % 3] - v[k])};
     const Vec3T<T> c = seg.at(closest_param(seg, proj));
     const T d2 = (proj - c).squaredNorm();
     if (d2 < best_d2) best_d2 = d2, q.surface_W = c;

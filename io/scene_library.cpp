@@ -22,7 +22,7 @@ std::string builtin_scene_dir() {
 std::vector<std::string> builtin_scene_names() {
   // One line per scene file in scenes/.
   return {"bouncing_ball", "box_ramp", "stacked_boxes", "pendulum",   "cart_pole",
-          "four_bar",      "wheeled_pallet", "incline_box", "incline_sphere", "sliding_box"};
+          "four_bar",      "wheeled_pallet", "incline_box", "incline_sphere", "sliding_box", "terrain_drive"};
 }
 
 std::string resolve_scene(const std::string& name_or_path) {

@@ -40,6 +40,7 @@ set(CONTACTLAB_UNITY_EXCLUDED_TESTS
   sim/test_gradients.cpp
   sim/test_gradients_rows.cpp
   sim/test_mesh_scenes.cpp
+  sim/test_terrain_drive.cpp
   solvers/test_island_solve.cpp
   solvers/test_padmm_sparse.cpp
   solvers/test_pgs.cpp

@@ -80,7 +80,7 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 
 TEST_CASE("mjcf: every built-in scene loads without warnings and validates") {
   const std::vector<std::string> names = builtin_scene_names();
-  CHECK(names.size() == 10);
+  CHECK(names.size() == 11);
   for (const std::string& name : names) {
     const std::string path = resolve_scene(name);
     CHECK(std::filesystem::exists(path));
