@@ -1084,6 +1084,10 @@ class Parser {
       h.file = asset_file(file);
     } else {
       if (h.nrow < 2 || h.ncol < 2) fail(el->GetLineNum(), describe(el) + " needs a file, or nrow and ncol >= 2");
+      if (static_cast<long>(h.nrow) * h.ncol > kMaxHeightFieldPoints)
+        fail(el->GetLineNum(), describe(el) + ": nrow * ncol = " + std::to_string(static_cast<long>(h.nrow) * h.ncol) +
+                                   " is more than the " + std::to_string(kMaxHeightFieldPoints) +
+                                   " points contactlab accepts");
       if (elevation) {
         h.elevation = reals(elevation);
         if (h.elevation.size() != static_cast<size_t>(h.nrow) * h.ncol)

@@ -128,6 +128,9 @@ TEST_CASE("mjcf hfield: bad height fields and placements are refused naming the 
             "a height field geom must be static"));
   CHECK(has(hfield_load_error(asset + "<worldbody><geom type='hfield' hfield='nope'/></worldbody>"),
             "unknown hfield 'nope'"));
+  // A hostile grid size is refused before anything is allocated for it.
+  CHECK(has(hfield_load_error("<asset><hfield name='big' nrow='100000' ncol='100000' size='1 1 1 0'/></asset>"),
+            "is more than the 16777216 points"));
   CHECK(has(hfield_load_error("<asset><hfield name='h' nrow='2' ncol='2' size='1 1 1 -0.1'/></asset>"),
             "attribute 'size' of <hfield> [3] must be finite and in [0"));
 }
