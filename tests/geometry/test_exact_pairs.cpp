@@ -24,17 +24,9 @@ using namespace contactlab::test_pair_derivatives;
 
 namespace {
 
-Geom make_geom(GeomType type, const Vec3& size) {
-  Geom g;
-  g.type = type;
-  g.size = size;
-  g.body = 0;
-  g.friction = 1;
-  return g;
-}
-Geom capsule(Real r, Real h) { return make_geom(GeomType::Capsule, Vec3(r, h, 0)); }
-Geom cylinder(Real r, Real h) { return make_geom(GeomType::Cylinder, Vec3(r, h, 0)); }
-Geom box(const Vec3& half) { return make_geom(GeomType::Box, half); }
+Geom capsule(Real r, Real h) { return pair_geom(GeomType::Capsule, Vec3(r, h, 0)); }
+Geom cylinder(Real r, Real h) { return pair_geom(GeomType::Cylinder, Vec3(r, h, 0)); }
+Geom box(const Vec3& half) { return pair_geom(GeomType::Box, half); }
 
 
 std::vector<Contact> collide(const Geom& a, const GeomPose& pa, const Geom& b, const GeomPose& pb,

@@ -22,14 +22,6 @@ using namespace contactlab::test_pair_derivatives;
 
 namespace {
 
-Geom hf_shape(GeomType type, const Vec3& size) {
-  Geom g;
-  g.type = type;
-  g.size = size;
-  g.body = 0;
-  g.friction = 1;
-  return g;
-}
 // A field over [-1, 1]^2 on an n x n grid whose surface is z = z0 + slope y
 // (elevation top = 0.5 m): exactly that plane when slope >= 0 and z0 >= 0.
 Geom planar_field(int n, Real z0, Real slope) {
@@ -40,27 +32,20 @@ Geom planar_field(int n, Real z0, Real slope) {
   h->base = 0.1;
   for (int j = 0; j < n; ++j)
     for (int i = 0; i < n; ++i) h->elevation.push_back((z0 + slope * h->y_at(j)) / h->top);
-  Geom g = hf_shape(GeomType::HField, Vec3::Zero());
+  Geom g = pair_geom(GeomType::HField, Vec3::Zero());
   g.body = -1;
   g.hfield = h;
   return g;
 }
 // The plane z = z0 + slope y.
 Geom plane_geom() {
-  Geom g = hf_shape(GeomType::Plane, Vec3::Zero());
+  Geom g = pair_geom(GeomType::Plane, Vec3::Zero());
   g.body = -1;
   return g;
 }
 GeomPose plane_pose(Real z0, Real slope) {
   const Vec3 n = Vec3(0, -slope, 1).normalized();
   return pose(Vec3(0, 0, z0), Eigen::Quaternion<Real>::FromTwoVectors(Vec3::UnitZ(), n).toRotationMatrix());
-}
-Geom hull_cube(Real half) {
-  std::vector<Vec3> p;
-  for (int k = 0; k < 8; ++k) p.emplace_back((k & 1) ? half : -half, (k & 2) ? half : -half, (k & 4) ? half : -half);
-  Geom g = hf_shape(GeomType::Mesh, Vec3::Zero());
-  g.hull = std::make_shared<ConvexHull>(build_convex_hull(p, "test cube"));
-  return g;
 }
 std::vector<Contact> hf_contacts(const Geom& a, const GeomPose& pa, const Geom& b, const GeomPose& pb, Real margin = 0) {
   std::vector<Contact> out;
@@ -71,10 +56,6 @@ Real hf_deepest(const std::vector<Contact>& cs) {
   Real g = 1e300;
   for (const Contact& c : cs) g = std::min(g, c.gap);
   return g;
-}
-Mat3 hf_rotation(std::mt19937& rng) {
-  std::normal_distribution<Real> N(0, 1);
-  return Quat(N(rng), N(rng), N(rng), N(rng)).normalized().toRotationMatrix();
 }
 
 // Shallow configurations of `g` against a field sampling the plane
@@ -92,7 +73,7 @@ void check_against_plane(const Geom& g, Real z0, Real slope, int& compared) {
   std::mt19937 rng(3);
   std::uniform_real_distribution<Real> U(-1, 1);
   for (int t = 0; t < 300; ++t) {
-    GeomPose ps = pose(Vec3(0.6 * U(rng), 0.6 * U(rng), 0.5), hf_rotation(rng));
+    GeomPose ps = pose(Vec3(0.6 * U(rng), 0.6 * U(rng), 0.5), random_rotation(rng));
     ps.pos_W.z() += z0 + slope * ps.pos_W.y();
     const Real g0 = hf_deepest(hf_contacts(g, ps, pl, pp, 10.0));
     ps.pos_W += (0.005 * U(rng) - g0) * up;
@@ -109,9 +90,9 @@ void check_against_plane(const Geom& g, Real z0, Real slope, int& compared) {
   }
 }
 
-const Geom kShapes[] = {hf_shape(GeomType::Sphere, Vec3(0.05, 0, 0)), hf_shape(GeomType::Capsule, Vec3(0.04, 0.1, 0)),
-                        hf_shape(GeomType::Box, Vec3(0.05, 0.07, 0.03)), hull_cube(0.05),
-                        hf_shape(GeomType::Cylinder, Vec3(0.08, 0.03, 0))};
+const Geom kShapes[] = {pair_geom(GeomType::Sphere, Vec3(0.05, 0, 0)), pair_geom(GeomType::Capsule, Vec3(0.04, 0.1, 0)),
+                        pair_geom(GeomType::Box, Vec3(0.05, 0.07, 0.03)), hull_box(Vec3::Constant(0.05)),
+                        pair_geom(GeomType::Cylinder, Vec3(0.08, 0.03, 0))};
 
 }  // namespace
 
@@ -192,7 +173,7 @@ TEST_CASE("hfield pairs: dual derivatives match central differences on a bumpy f
   std::mt19937 rng(8);
   std::uniform_real_distribution<Real> U(0, 1);
   for (int i = 0; i < 36; ++i) h->elevation.push_back(U(rng));
-  Geom field = hf_shape(GeomType::HField, Vec3::Zero());
+  Geom field = pair_geom(GeomType::HField, Vec3::Zero());
   field.body = -1;
   field.hfield = h;
   // Triangle 0 of cell (row 2, col 2): corners (i, j) = (2, 2), (3, 3), (2, 3);
@@ -206,10 +187,10 @@ TEST_CASE("hfield pairs: dual derivatives match central differences on a bumpy f
                       pose(Vec3::Zero()), 0.05);
   total += check_dual(kShapes[3], pose(inside + Vec3(0, 0, 0.05 + 0.01), rot(Vec3(1, -1, 0), 0.25)), field,
                       pose(Vec3::Zero()), 0.05);
-  total += check_dual(hf_shape(GeomType::Cylinder, Vec3(0.03, 0.01, 0)),
+  total += check_dual(pair_geom(GeomType::Cylinder, Vec3(0.03, 0.01, 0)),
                       pose(inside + (0.03 - 1e-3) * n, rot(Vec3(1, 0.2, 0), kPi / 2) * rot(Vec3(0, 0, 1), 0.3)), field,
                       pose(Vec3::Zero()));
-  total += check_dual(hf_shape(GeomType::Capsule, Vec3(0.02, 0.03, 0)),
+  total += check_dual(pair_geom(GeomType::Capsule, Vec3(0.02, 0.03, 0)),
                       pose(inside + (0.02 - 1e-3) * n + Vec3(0, 0, 0.004), rot(Vec3(0, 1, 0), 1.2)), field,
                       pose(Vec3::Zero()));
   CHECK(total >= 4);

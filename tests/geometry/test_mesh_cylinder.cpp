@@ -22,25 +22,6 @@ using namespace contactlab::test_pair_derivatives;
 
 namespace {
 
-Geom shape(GeomType type, const Vec3& size) {
-  Geom g;
-  g.type = type;
-  g.size = size;
-  g.body = 0;
-  g.friction = 1;
-  return g;
-}
-Geom hull_geom(const std::vector<Vec3>& points) {
-  Geom g = shape(GeomType::Mesh, Vec3::Zero());
-  g.hull = std::make_shared<ConvexHull>(build_convex_hull(points, "test mesh"));
-  return g;
-}
-Geom cube_mesh(const Vec3& half) {
-  std::vector<Vec3> p;
-  for (int k = 0; k < 8; ++k)
-    p.emplace_back((k & 1) ? half.x() : -half.x(), (k & 2) ? half.y() : -half.y(), (k & 4) ? half.z() : -half.z());
-  return hull_geom(p);
-}
 // Irregular: the hull of a fixed random cloud, ~0.3 m across.
 Geom rock_mesh() {
   std::mt19937 rng(17);
@@ -49,7 +30,7 @@ Geom rock_mesh() {
   for (int i = 0; i < 30; ++i) p.emplace_back(0.15 * N(rng), 0.1 * N(rng), 0.08 * N(rng));
   return hull_geom(p);
 }
-Geom wheel(Real r, Real half_width) { return shape(GeomType::Cylinder, Vec3(r, half_width, 0)); }
+Geom wheel(Real r, Real half_width) { return pair_geom(GeomType::Cylinder, Vec3(r, half_width, 0)); }
 
 std::vector<Contact> contacts(const Geom& a, const GeomPose& pa, const Geom& b, const GeomPose& pb, Real margin = 0) {
   std::vector<Contact> out;
@@ -72,10 +53,6 @@ int unmatched(const std::vector<Contact>& a, const std::vector<Contact>& b, Real
     missing += found ? 0 : 1;
   }
   return missing;
-}
-Mat3 any_rotation(std::mt19937& rng) {
-  std::normal_distribution<Real> N(0, 1);
-  return Quat(N(rng), N(rng), N(rng), N(rng)).normalized().toRotationMatrix();
 }
 
 // Overlap of the hull's and the cylinder's projections on the unit axis L,
@@ -107,8 +84,8 @@ void check_depth_bound(const Geom& solid, const Geom& outline, const Geom& cyl, 
   std::mt19937 rng(9);
   std::uniform_real_distribution<Real> U(-1, 1);
   for (int trial = 0; trial < 4000; ++trial) {
-    const GeomPose ps = pose(Vec3::Zero(), any_rotation(rng));
-    const GeomPose pc = pose(spread * Vec3(U(rng), U(rng), U(rng)), any_rotation(rng));
+    const GeomPose ps = pose(Vec3::Zero(), random_rotation(rng));
+    const GeomPose pc = pose(spread * Vec3(U(rng), U(rng), U(rng)), random_rotation(rng));
     const auto cs = contacts(solid, ps, cyl, pc);
     if (cs.empty()) continue;
     Real least = overlap_on(outline, ps, cyl, pc, pc.R_WG.col(2));
@@ -142,11 +119,11 @@ TEST_CASE("mesh-cylinder: a mesh cube reproduces box-cylinder") {
   std::mt19937 rng(21);
   std::uniform_real_distribution<Real> U(-1, 1);
   const Vec3 half(0.3, 0.2, 0.15);
-  const Geom cube = cube_mesh(half), box = shape(GeomType::Box, half), cyl = wheel(0.2, 0.06);
+  const Geom cube = hull_box(half), box = pair_geom(GeomType::Box, half), cyl = wheel(0.2, 0.06);
   int pairs = 0, points = 0, compared_sets = 0, mismatched_sets = 0;
   for (int trial = 0; trial < 400; ++trial) {
-    const GeomPose pb = pose(0.05 * Vec3(U(rng), U(rng), U(rng)), any_rotation(rng));
-    const GeomPose pc = pose(pb.pos_W + 0.45 * Vec3(U(rng), U(rng), U(rng)), any_rotation(rng));
+    const GeomPose pb = pose(0.05 * Vec3(U(rng), U(rng), U(rng)), random_rotation(rng));
+    const GeomPose pc = pose(pb.pos_W + 0.45 * Vec3(U(rng), U(rng), U(rng)), random_rotation(rng));
     const auto from_box = contacts(box, pb, cyl, pc, 0.02), from_mesh = contacts(cube, pb, cyl, pc, 0.02);
     REQUIRE(from_box.size() == from_mesh.size());
     if (from_box.empty()) continue;
@@ -165,7 +142,7 @@ TEST_CASE("mesh-cylinder: a mesh cube reproduces box-cylinder") {
 }
 
 TEST_CASE("mesh-cylinder: a wheel resting on a mesh face, lying and standing") {
-  const Geom cube = cube_mesh(Vec3(0.5, 0.5, 0.1));
+  const Geom cube = hull_box(Vec3(0.5, 0.5, 0.1));
   const Real r = 0.2, hw = 0.05, depth = 1e-3;
   // Lying on its side (axis along y), rolled by an arbitrary angle: a line
   // contact, two points at the ends of the support line, 2 hw apart.
@@ -204,8 +181,8 @@ TEST_CASE("mesh-cylinder: swapping the pair negates the normals only") {
   const Geom rock = rock_mesh(), cyl = wheel(0.12, 0.05);
   int tested = 0;
   for (int trial = 0; trial < 200; ++trial) {
-    const GeomPose pr = pose(Vec3::Zero(), any_rotation(rng)), pc = pose(0.3 * Vec3(U(rng), U(rng), U(rng)),
-                                                                         any_rotation(rng));
+    const GeomPose pr = pose(Vec3::Zero(), random_rotation(rng)), pc = pose(0.3 * Vec3(U(rng), U(rng), U(rng)),
+                                                                         random_rotation(rng));
     const auto ab = contacts(cyl, pc, rock, pr, 1e-3);
     auto ba = contacts(rock, pr, cyl, pc, 1e-3);
     REQUIRE(ab.size() == ba.size());
@@ -226,7 +203,7 @@ TEST_CASE("mesh-cylinder: penetration depth is bounded by the overlap, and pushi
   const Vec3 half(0.3, 0.2, 0.15);
   int rock_cases = 0, box_cases = 0;
   check_depth_bound(rock, rock, wheel(0.1, 0.08), 0.25, rock_cases);
-  check_depth_bound(shape(GeomType::Box, half), cube_mesh(half), wheel(0.2, 0.06), 0.45, box_cases);
+  check_depth_bound(pair_geom(GeomType::Box, half), hull_box(half), wheel(0.2, 0.06), 0.45, box_cases);
   MESSAGE(rock_cases << " rock and " << box_cases << " box configurations overlapping by less than r / 10");
   CHECK(rock_cases > 100);
   CHECK(box_cases > 100);
@@ -240,7 +217,7 @@ TEST_CASE("mesh-cylinder: dual derivatives match central differences") {
   int n = 0;
   n += check_dual(cyl, pose(Vec3(0.02, 0.05, 0.16), Rb), rock, pose(Vec3::Zero(), Ra));
   n += check_dual(cyl, pose(Vec3(-0.1, 0.02, 0.1), Ra), rock, pose(Vec3(0.01, 0, 0), Rb));
-  n += check_dual(cube_mesh(Vec3(0.3, 0.3, 0.1)), pose(Vec3::Zero(), rot(Vec3(0.1, 0.2, 1), 0.3)), cyl,
+  n += check_dual(hull_box(Vec3(0.3, 0.3, 0.1)), pose(Vec3::Zero(), rot(Vec3(0.1, 0.2, 1), 0.3)), cyl,
                   pose(Vec3(0.05, 0.02, 0.1 + 0.1 - 2e-3), rot(Vec3(1, 0, 0), kPi / 2) * rot(Vec3(0, 0, 1), 0.4)));
   CHECK(n >= 4);
 }

@@ -23,27 +23,6 @@ using namespace contactlab::test_pair_derivatives;
 
 namespace {
 
-Geom make_geom(GeomType type, const Vec3& size) {
-  Geom g;
-  g.type = type;
-  g.size = size;
-  g.body = 0;
-  g.friction = 1;
-  return g;
-}
-Geom mesh_of(const std::vector<Vec3>& points) {
-  Geom g = make_geom(GeomType::Mesh, Vec3::Zero());
-  g.hull = std::make_shared<ConvexHull>(build_convex_hull(points, "test mesh"));
-  return g;
-}
-Geom mesh_box(const Vec3& half) {
-  std::vector<Vec3> p;
-  for (int k = 0; k < 8; ++k)
-    p.emplace_back((k & 1) ? half.x() : -half.x(), (k & 2) ? half.y() : -half.y(), (k & 4) ? half.z() : -half.z());
-  Geom g = mesh_of(p);
-  g.size = half;
-  return g;
-}
 // An irregular convex solid (no symmetry, no parallel faces): the hull of a
 // fixed random cloud, ~0.1 m across.
 Geom mesh_rock() {
@@ -51,21 +30,17 @@ Geom mesh_rock() {
   std::normal_distribution<Real> N(0, 1);
   std::vector<Vec3> p;
   for (int i = 0; i < 24; ++i) p.emplace_back(0.12 * N(rng), 0.08 * N(rng), 0.06 * N(rng));
-  return mesh_of(p);
+  return hull_geom(p);
 }
-Geom box(const Vec3& half) { return make_geom(GeomType::Box, half); }
-Geom sphere(Real r) { return make_geom(GeomType::Sphere, Vec3(r, 0, 0)); }
-Geom capsule(Real r, Real h) { return make_geom(GeomType::Capsule, Vec3(r, h, 0)); }
+Geom box(const Vec3& half) { return pair_geom(GeomType::Box, half); }
+Geom sphere(Real r) { return pair_geom(GeomType::Sphere, Vec3(r, 0, 0)); }
+Geom capsule(Real r, Real h) { return pair_geom(GeomType::Capsule, Vec3(r, h, 0)); }
 Geom plane() {
-  Geom g = make_geom(GeomType::Plane, Vec3::Zero());
+  Geom g = pair_geom(GeomType::Plane, Vec3::Zero());
   g.body = -1;
   return g;
 }
 
-Mat3 random_rotation(std::mt19937& rng) {
-  std::normal_distribution<Real> N(0, 1);
-  return Quat(N(rng), N(rng), N(rng), N(rng)).normalized().toRotationMatrix();
-}
 
 std::vector<Contact> collide(const Geom& a, const GeomPose& pa, const Geom& b, const GeomPose& pb, Real margin = 0) {
   std::vector<Contact> out;
@@ -113,7 +88,7 @@ const Vec3 kHalf(0.1, 0.15, 0.2);
 
 TEST_CASE("mesh pairs: a mesh box on a plane rests on its four corners, as the primitive box") {
   // Resting 1 mm deep, then tilted (two corners below) and deep (0.3 of its height).
-  const Geom mb = mesh_box(kHalf), pb = box(kHalf), pl = plane();
+  const Geom mb = hull_box(kHalf), pb = box(kHalf), pl = plane();
   const GeomPose floor = pose(Vec3::Zero());
   const GeomPose poses[] = {pose(Vec3(0.3, -0.2, 0.199)), pose(Vec3(0, 0, 0.19), rot(Vec3(1, 0, 0), 0.3)),
                             pose(Vec3(0, 0, 0.08))};
@@ -137,7 +112,7 @@ TEST_CASE("mesh pairs: mesh box on box face-to-face gives four points, as box-bo
   const GeomPose pbase = pose(Vec3::Zero());
   for (Real angle : {0.0, 0.3}) {
     const GeomPose top = pose(Vec3(0.12, -0.05, 0.1 + 0.2 - 1e-3), rot(Vec3(0, 0, 1), angle));
-    const auto mesh = collide(base, pbase, mesh_box(kHalf), top), prim = collide(base, pbase, box(kHalf), top);
+    const auto mesh = collide(base, pbase, hull_box(kHalf), top), prim = collide(base, pbase, box(kHalf), top);
     CHECK(mesh.size() == 4);
     for (const Contact& c : mesh) {
       CHECK(c.gap == doctest::Approx(-1e-3).epsilon(1e-9));
@@ -146,8 +121,8 @@ TEST_CASE("mesh pairs: mesh box on box face-to-face gives four points, as box-bo
     // Box-box clips the same incident face: the same four points (1e-12 m).
     check_same_contacts(mesh, prim, 1e-12);
     // Mesh on mesh: the same again.
-    check_same_contacts(collide(mesh_box(Vec3(0.5, 0.5, 0.1)), pbase, mesh_box(kHalf), top), prim, 1e-12);
-    check_swap(base, pbase, mesh_box(kHalf), top);
+    check_same_contacts(collide(hull_box(Vec3(0.5, 0.5, 0.1)), pbase, hull_box(kHalf), top), prim, 1e-12);
+    check_swap(base, pbase, hull_box(kHalf), top);
   }
 }
 
@@ -160,7 +135,7 @@ TEST_CASE("mesh pairs: edge-on-face, vertex-on-face and edge-edge as box-box") {
   const GeomPose edge_on = pose(Vec3(0.1, 0, 0.1 + (0.15 + 0.2) * c45 - 2e-3), rot(Vec3(1, 0, 0), kPi / 4));
   (void)edge;
   {
-    const auto mesh = collide(base, pbase, mesh_box(kHalf), edge_on, 1e-3);
+    const auto mesh = collide(base, pbase, hull_box(kHalf), edge_on, 1e-3);
     const auto prim = collide(base, pbase, box(kHalf), edge_on, 1e-3);
     CHECK(mesh.size() == 2);
     CHECK(min_gap(mesh) == doctest::Approx(-2e-3).epsilon(1e-9));
@@ -171,12 +146,12 @@ TEST_CASE("mesh pairs: edge-on-face, vertex-on-face and edge-edge as box-box") {
   const Mat3 R = Quat::FromTwoVectors(-diag, Vec3(0, 0, -1)).toRotationMatrix();
   const GeomPose corner = pose(Vec3(0.05, 0.02, 0.1 + kHalf.norm() - 3e-3), R);
   {
-    const auto mesh = collide(base, pbase, mesh_box(kHalf), corner);
+    const auto mesh = collide(base, pbase, hull_box(kHalf), corner);
     const auto prim = collide(base, pbase, box(kHalf), corner);
     REQUIRE(mesh.size() == 1);
     CHECK(mesh[0].gap == doctest::Approx(-3e-3).epsilon(1e-9));
     check_same_contacts(mesh, prim, 1e-12);
-    check_swap(base, pbase, mesh_box(kHalf), corner);
+    check_swap(base, pbase, hull_box(kHalf), corner);
   }
   // Edge-edge: two long bars crossed at right angles, each turned 45 degrees
   // about its length so an edge points at the other; 2 mm overlap.
@@ -185,20 +160,20 @@ TEST_CASE("mesh pairs: edge-on-face, vertex-on-face and edge-edge as box-box") {
   const GeomPose lower = pose(Vec3::Zero(), rot(Vec3(1, 0, 0), kPi / 4));
   const GeomPose upper = pose(Vec3(0.01, 0.02, 2 * reach - 2e-3), rot(Vec3(0, 0, 1), kPi / 2) * rot(Vec3(1, 0, 0), kPi / 4));
   {
-    const auto mesh = collide(mesh_box(bar), lower, mesh_box(bar), upper);
+    const auto mesh = collide(hull_box(bar), lower, hull_box(bar), upper);
     const auto prim = collide(box(bar), lower, box(bar), upper);
     REQUIRE(mesh.size() == 1);
     CHECK(mesh[0].gap == doctest::Approx(-2e-3).epsilon(1e-9));
     CHECK((mesh[0].normal_W - Vec3(0, 0, 1)).norm() < 1e-9);
     check_same_contacts(mesh, prim, 1e-12);
-    check_swap(box(bar), lower, mesh_box(bar), upper);
+    check_swap(box(bar), lower, hull_box(bar), upper);
   }
 }
 
 TEST_CASE("mesh pairs: sphere and capsule against a mesh box match sphere-box and capsule-box") {
   std::mt19937 rng(5);
   std::uniform_real_distribution<Real> U(-1, 1);
-  const Geom mb = mesh_box(kHalf), pb = box(kHalf), sph = sphere(0.07), cap = capsule(0.04, 0.12);
+  const Geom mb = hull_box(kHalf), pb = box(kHalf), sph = sphere(0.07), cap = capsule(0.04, 0.12);
   int sphere_contacts = 0, capsule_contacts = 0;
   for (int trial = 0; trial < 300; ++trial) {
     const GeomPose pbox = pose(Vec3(U(rng), U(rng), U(rng)) * 0.05, random_rotation(rng));

@@ -1,20 +1,54 @@
 // Shared by the narrow-phase pair tests (test_exact_pairs.cpp,
-// test_mesh_pairs.cpp): poses, their motion along a twist, and the check of
-// a pair's dual-number derivatives against central differences.
+// test_mesh_pairs.cpp, test_mesh_cylinder.cpp, test_hfield_pairs.cpp):
+// shapes, poses, their motion along a twist, and the check of a pair's
+// dual-number derivatives against central differences.
 #pragma once
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <random>
 #include <vector>
 
 #include "core/dual.hpp"
 #include "core/math.hpp"
 #include "geometry/collision.hpp"
+#include "geometry/convex_hull.hpp"
 
 namespace contactlab {
 namespace test_pair_derivatives {
+
+// A geom of a moving body (id 0), friction 1.
+inline Geom pair_geom(GeomType type, const Vec3& size) {
+  Geom g;
+  g.type = type;
+  g.size = size;
+  g.body = 0;
+  g.friction = 1;
+  return g;
+}
+// A mesh geom: the convex hull of the points.
+inline Geom hull_geom(const std::vector<Vec3>& points) {
+  Geom g = pair_geom(GeomType::Mesh, Vec3::Zero());
+  g.hull = std::make_shared<ConvexHull>(build_convex_hull(points, "test mesh"));
+  return g;
+}
+// A mesh geom of a box's eight corners (its size the half-extents).
+inline Geom hull_box(const Vec3& half) {
+  std::vector<Vec3> p;
+  for (int k = 0; k < 8; ++k)
+    p.emplace_back((k & 1) ? half.x() : -half.x(), (k & 2) ? half.y() : -half.y(), (k & 4) ? half.z() : -half.z());
+  Geom g = hull_geom(p);
+  g.size = half;
+  return g;
+}
+// A uniformly random rotation (normalised Gaussian quaternion).
+inline Mat3 random_rotation(std::mt19937& rng) {
+  std::normal_distribution<Real> N(0, 1);
+  return Quat(N(rng), N(rng), N(rng), N(rng)).normalized().toRotationMatrix();
+}
 
 inline Mat3 rot(const Vec3& axis, Real angle) { return Eigen::AngleAxis<Real>(angle, axis.normalized()).toRotationMatrix(); }
 inline GeomPose pose(const Vec3& p, const Mat3& R = Mat3::Identity()) {
