@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "apps/command_line.hpp"
+#include "apps/progress.hpp"
 #include "io/mjcf.hpp"
 #include "io/output_file.hpp"
 #include "sim/peer_engine.hpp"
@@ -182,6 +183,11 @@ int bench_scale_cli(const std::vector<std::string>& args) {
               << "not_cv" << std::setw(10) << "max_r_vi" << std::setw(10) << "max_pen" << "\n";
 
     std::vector<ScaleRun> runs;
+    // One tick per run (each combination, and MuJoCo), cleared before each
+    // block of table rows is printed.
+    Progress bar(static_cast<long>(shapes.size() * sizes.size() * (combos.size() + (with_peer ? 1 : 0))), true,
+                 "runs");
+    long runs_done = 0;
     for (const std::string& shape : shapes) {
       for (const int n : sizes) {
         PileSpec spec;
@@ -195,15 +201,21 @@ int bench_scale_cli(const std::vector<std::string>& args) {
         std::vector<std::string> warnings;  // <size> for MuJoCo: contactlab ignores it
         const Model model = load_mjcf_file(path, &warnings);
         std::vector<ScaleRun> block;
-        for (const Combo& c : combos) block.push_back(run_scale_combo(model, c, dt, steps, time_limit, sets));
+        const std::string where = shape + " " + std::to_string(n) + " ";
+        for (const Combo& c : combos) {
+          block.push_back(run_scale_combo(model, c, dt, steps, time_limit, sets));
+          bar.update(++runs_done, where + c.label());
+        }
         if (with_peer) {
           block.push_back(run_scale_peer("mujoco", path, model, dt, steps, time_limit));
+          bar.update(++runs_done, where + "mujoco");
           // MuJoCo 2.2 drops the contacts beyond its preallocated list: such a run is not a result.
           if (block.back().status == "ok" && block.back().max_contacts >= pile.mujoco_nconmax) {
             block.back().status = "contacts_full";
             block.back().message = "MuJoCo's contact list (nconmax " + std::to_string(pile.mujoco_nconmax) + ") was full";
           }
         }
+        bar.finish();
         const double peer_time = with_peer ? block.back().wall_per_step_s : std::nan("");
         for (ScaleRun& r : block) {
           r.shape = shape;

@@ -11,6 +11,7 @@
 
 #include "apps/command_line.hpp"
 #include "apps/json_text.hpp"
+#include "apps/progress.hpp"
 #include "apps/rollout_options.hpp"
 #include "io/scene_library.hpp"
 #include "sim/gradcheck.hpp"
@@ -89,7 +90,15 @@ int grad_cli(const std::vector<std::string>& args, bool check) {
     const GradientJob job{spec, loss, wrt, checkpoint};
     // gradcheck reports non-finite entries as FAIL in its table; grad refuses them.
     GradCheckJobResult checked;
-    if (check) checked = run_gradcheck_job(job, check_options);
+    if (check) {
+      // The finite-difference rollouts, two per input, are most of gradcheck's time.
+      Progress bar(0, true, "rollouts");
+      checked = run_gradcheck_job(job, check_options, [&](long done, long total) {
+        bar.set_total(total);
+        bar.update(done);
+      });
+      bar.finish();
+    }
     const GradientJobResult answer = check ? checked.gradient : run_gradient_job(job);
     const GradientResult& g = answer.result;
     const std::vector<GradInput>& inputs = answer.inputs;

@@ -34,7 +34,8 @@ Real rollout_loss(const RolloutSpec& spec, const std::string& loss_spec, const G
 }
 
 std::vector<Real> finite_difference_gradient(const RolloutSpec& spec, const std::string& loss,
-                                             const std::vector<GradInput>& inputs, Real eps) {
+                                             const std::vector<GradInput>& inputs, Real eps,
+                                             const RolloutProgress& progress) {
   check_finite_difference_step(eps, "--eps");
   std::ostringstream eps_text;
   eps_text << eps;
@@ -55,7 +56,15 @@ std::vector<Real> finite_difference_gradient(const RolloutSpec& spec, const std:
   };
   std::vector<Real> out;
   out.reserve(inputs.size());
-  for (const GradInput& in : inputs) out.push_back((perturbed_loss(in, eps) - perturbed_loss(in, -eps)) / (2 * eps));
+  const long total = 2 * static_cast<long>(inputs.size());
+  long done = 0;
+  for (const GradInput& in : inputs) {
+    const Real plus = perturbed_loss(in, eps);
+    if (progress) progress(++done, total);
+    const Real minus = perturbed_loss(in, -eps);
+    if (progress) progress(++done, total);
+    out.push_back((plus - minus) / (2 * eps));
+  }
   return out;
 }
 

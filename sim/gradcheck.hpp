@@ -6,6 +6,7 @@
 // difference (L(+eps) - L(-eps)) / (2 eps) is compared with the analytic value.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,9 +19,13 @@ namespace contactlab {
 // Loss of the rollout with one input perturbed by eps (input may be null).
 Real rollout_loss(const RolloutSpec& spec, const std::string& loss, const GradInput* input, Real eps);
 
+// Called after each finite-difference rollout with (done, total): two per input.
+using RolloutProgress = std::function<void(long done, long total)>;
+
 // Central differences for every input.
 std::vector<Real> finite_difference_gradient(const RolloutSpec& spec, const std::string& loss,
-                                             const std::vector<GradInput>& inputs, Real eps);
+                                             const std::vector<GradInput>& inputs, Real eps,
+                                             const RolloutProgress& progress = {});
 
 struct GradCheckEntry {
   std::string input;

@@ -77,13 +77,14 @@ void check_gradient_finite(const GradientJobResult& r) {
                                number(r.result.gradient[i]) + ")");
 }
 
-GradCheckJobResult run_gradcheck_job(const GradientJob& job, const GradCheckOptions& options) {
+GradCheckJobResult run_gradcheck_job(const GradientJob& job, const GradCheckOptions& options,
+                                     const RolloutProgress& progress) {
   check_finite_difference_step(options.eps, "--eps");
   check_tolerance(options.tolerance, "--tol");
   GradCheckJobResult out;
   out.gradient = run_gradient_job(job);
   const std::vector<Real> fd =
-      finite_difference_gradient(out.gradient.rollout_spec, job.loss, out.gradient.inputs, options.eps);
+      finite_difference_gradient(out.gradient.rollout_spec, job.loss, out.gradient.inputs, options.eps, progress);
   out.entries = compare_gradients(out.gradient.inputs, out.gradient.result.gradient, fd, options);
   for (const GradCheckEntry& e : out.entries) out.ok = out.ok && e.ok;
   return out;

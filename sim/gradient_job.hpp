@@ -52,6 +52,8 @@ struct GradCheckJobResult {
   std::vector<GradCheckEntry> entries;
   bool ok = true;  // every entry within the tolerance
 };
-GradCheckJobResult run_gradcheck_job(const GradientJob& job, const GradCheckOptions& options);
+// `progress`: after each finite-difference rollout (sim/gradcheck.hpp).
+GradCheckJobResult run_gradcheck_job(const GradientJob& job, const GradCheckOptions& options,
+                                     const RolloutProgress& progress = {});
 
 }  // namespace contactlab

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "io/mjcf.hpp"
@@ -204,7 +205,16 @@ TEST_CASE("gradcheck: finite differences of a ballistic flight match the closed 
   spec.steps = 20;
   const Model m = load_mjcf_file(resolve_scene("bouncing_ball"));
   const auto in = parse_grad_inputs("init:ball.vz,init:ball.pz,init:ball.vx", m);
-  const auto g = finite_difference_gradient(spec, "final:ball.pz + 3*final:ball.vz", in, 1e-5);
+  // The progress callback (gradcheck's bar, apps/grad_command.cpp) hears of
+  // each of the 2 x 3 rollouts, in order, with the total.
+  std::vector<std::pair<long, long>> heard;
+  const auto g = finite_difference_gradient(spec, "final:ball.pz + 3*final:ball.vz", in, 1e-5,
+                                            [&](long done, long total) { heard.emplace_back(done, total); });
+  REQUIRE(heard.size() == 6);
+  for (size_t k = 0; k < heard.size(); ++k) {
+    CHECK(heard[k].first == static_cast<long>(k) + 1);
+    CHECK(heard[k].second == 6);
+  }
   // Tolerance: the map is affine, so only rounding remains: ~1e-16 / 1e-5.
   CHECK(g[0] == doctest::Approx(0.2 + 3).epsilon(1e-9));
   CHECK(g[1] == doctest::Approx(1).epsilon(1e-9));
